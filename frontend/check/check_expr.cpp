@@ -1,0 +1,574 @@
+// Expressions: typing, implicit conversions (lossless only), and folding of
+// compile-time values. Unsuffixed literals are "untyped": they take the type
+// their context asks for when their value fits it exactly.
+#include <cmath>
+
+#include "frontend/check/checker.h"
+
+namespace tmc::sema {
+namespace {
+
+constexpr const char* kThreadBuiltins[] = {"threadIdx", "blockIdx", "blockDim", "gridDim"};
+
+bool IsDim3Builtin(const std::string& name) {
+  for (const char* b : kThreadBuiltins)
+    if (name == b) return true;
+  return false;
+}
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+double FloatMax(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F16: return 65504.0;
+    case ScalarKind::BF16: return 3.3895313892515355e38;
+    case ScalarKind::F32: return 3.4028234663852886e38;
+    default: return HUGE_VAL;
+  }
+}
+
+int Mantissa(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F16: return 11;
+    case ScalarKind::BF16: return 8;
+    case ScalarKind::F32: return 24;
+    default: return 53;
+  }
+}
+
+bool IntFits(int64_t v, ScalarKind k) {
+  if (IsSigned(k)) return v >= IntegerMin(k) && (v < 0 || static_cast<uint64_t>(v) <= IntegerMax(k));
+  return v >= 0 && static_cast<uint64_t>(v) <= IntegerMax(k);
+}
+
+}  // namespace
+
+ExprInfo Checker::CheckExpr(ast::Expr* e) {
+  ExprInfo info;
+  switch (e->kind) {
+    case ast::ExprKind::IntLit:
+    case ast::ExprKind::FloatLit:
+    case ast::ExprKind::BoolLit: info = CheckLiteral(e); break;
+    case ast::ExprKind::Name: info = CheckName(static_cast<ast::NameExpr*>(e)); break;
+    case ast::ExprKind::Call: info = CheckCall(static_cast<ast::CallExpr*>(e)); break;
+    case ast::ExprKind::Cast: info = CheckCast(static_cast<ast::CastExpr*>(e)); break;
+    case ast::ExprKind::Index:
+      info = body_ == BodyKind::Op ? CheckOpExpr(e) : CheckIndex(static_cast<ast::IndexExpr*>(e));
+      break;
+    case ast::ExprKind::Member: info = CheckMember(static_cast<ast::MemberExpr*>(e)); break;
+    case ast::ExprKind::Unary: info = CheckUnary(static_cast<ast::UnaryExpr*>(e)); break;
+    case ast::ExprKind::Binary:
+      info = body_ == BodyKind::Graph ? CheckGraphExpr(e) : CheckBinary(static_cast<ast::BinaryExpr*>(e));
+      break;
+    case ast::ExprKind::Ternary: info = CheckTernary(static_cast<ast::TernaryExpr*>(e)); break;
+    case ast::ExprKind::Reduce:
+      if (body_ == BodyKind::Op) {
+        info = CheckOpExpr(e);
+      } else {
+        diags_.Report(e->range, DiagKind::ReductionOutsideOp);
+        info = ErrorInfo();
+      }
+      break;
+  }
+  if (!info.type) info.type = types_.Error();
+  e->type = info.type;
+  return info;
+}
+
+ExprInfo Checker::CheckLiteral(ast::Expr* e) {
+  if (auto* b = ast::dyn_cast<ast::BoolLit>(e))
+    return ExprInfo{types_.Scalar(ScalarKind::Bool), ConstValue::Bool(b->value), false, nullptr};
+  if (auto* f = ast::dyn_cast<ast::FloatLit>(e)) {
+    ExprInfo info{types_.Scalar(f->suffix.value_or(ScalarKind::F32)), ConstValue::Float(f->value),
+                  !f->suffix, nullptr};
+    if (f->suffix && std::abs(f->value) > FloatMax(*f->suffix)) {
+      diags_.Report(e->range, DiagKind::FloatLiteralOutOfRange, ScalarName(*f->suffix));
+      return ErrorInfo();
+    }
+    return info;
+  }
+  auto* i = static_cast<ast::IntLit*>(e);
+  if (i->value > static_cast<uint64_t>(INT64_MAX)) {
+    // Only u64 holds values past 2^63; constants are folded in 64-bit signed.
+    diags_.Report(e->range, DiagKind::IntegerLiteralTooLargeForType, i->value,
+                  i->suffix ? ScalarName(*i->suffix) : "i64");
+    return ErrorInfo();
+  }
+  int64_t v = static_cast<int64_t>(i->value);
+  if (i->suffix) {
+    if (!IntFits(v, *i->suffix)) {
+      diags_.Report(e->range, DiagKind::IntegerLiteralTooLargeForType, i->value, ScalarName(*i->suffix));
+      return ErrorInfo();
+    }
+    return ExprInfo{types_.Scalar(*i->suffix), ConstValue::Int(v), false, nullptr};
+  }
+  ScalarKind k = IntFits(v, ScalarKind::I32) ? ScalarKind::I32 : ScalarKind::I64;
+  return ExprInfo{types_.Scalar(k), ConstValue::Int(v), true, nullptr};
+}
+
+bool Checker::Convertible(const ExprInfo& info, ScalarKind to, SourceRange range,
+                          std::string_view what) {
+  if (info.IsError()) return false;
+  if (!info.type->IsScalar()) {
+    diags_.Report(range, DiagKind::IncompatibleTypes, what, info.type->ToString(), ScalarName(to));
+    return false;
+  }
+  ScalarKind from = info.type->scalar;
+  if (from == to) return true;
+  if (info.untyped_literal && info.value) {
+    const ConstValue& v = *info.value;
+    if (v.kind == ConstValue::Kind::Int) {
+      if (IsInteger(to)) {
+        if (IntFits(v.i, to)) return true;
+        diags_.Report(range, DiagKind::LiteralNotRepresentable, v.ToString(), ScalarName(to));
+        return false;
+      }
+      if (IsFloat(to)) {
+        if (std::abs(static_cast<double>(v.i)) <= std::ldexp(1.0, Mantissa(to))) return true;
+        diags_.Report(range, DiagKind::LiteralNotRepresentable, v.ToString(), ScalarName(to));
+        return false;
+      }
+    } else if (v.kind == ConstValue::Kind::Float && IsFloat(to)) {
+      if (std::abs(v.f) <= FloatMax(to)) return true;
+      diags_.Report(range, DiagKind::LiteralNotRepresentable, v.ToString(), ScalarName(to));
+      return false;
+    }
+  }
+  if (IsLosslessConversion(from, to)) return true;
+  if (from == ScalarKind::Bool || to == ScalarKind::Bool) {
+    diags_.Report(range, DiagKind::IncompatibleTypes, what, ScalarName(from), ScalarName(to));
+    return false;
+  }
+  diags_.Report(range, DiagKind::NarrowingConversion, ScalarName(from), ScalarName(to),
+                ScalarName(to));
+  return false;
+}
+
+ExprInfo Checker::CheckConverted(ast::Expr* e, ScalarKind to, std::string_view what) {
+  ExprInfo info = CheckExpr(e);
+  if (info.IsError()) return info;
+  if (!Convertible(info, to, e->range, what)) return ErrorInfo();
+  ExprInfo out = info;
+  out.type = types_.Scalar(to);
+  out.untyped_literal = false;
+  // A converted constant takes the target's representation.
+  if (out.value && IsFloat(to) && out.value->kind == ConstValue::Kind::Int)
+    out.value = ConstValue::Float(static_cast<double>(out.value->i));
+  return out;
+}
+
+std::optional<int64_t> Checker::EvalInt(ast::Expr* e, std::string_view what) {
+  ExprInfo info = CheckExpr(e);
+  if (info.IsError()) return std::nullopt;
+  if (!info.type->IsInteger() || !info.value || info.value->kind != ConstValue::Kind::Int) {
+    diags_.Report(e->range, DiagKind::NotCompileTime, what);
+    return std::nullopt;
+  }
+  return info.value->i;
+}
+
+void Checker::ReportUndeclared(const std::string& name, SourceRange range) {
+  // Like clang: suggest only close matches, and nothing for very short
+  // names, where every other short name is "close".
+  std::string best;
+  size_t best_distance = name.size() < 3 ? 0 : std::max<size_t>(1, name.size() / 3) + 1;
+  auto consider = [&](const std::string& candidate) {
+    size_t d = EditDistance(name, candidate);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  };
+  for (Scope* s = scope_; s; s = s->parent()) s->ForEach([&](Symbol& sym) { consider(sym.name); });
+  if (body_ == BodyKind::Kernel || body_ == BodyKind::Func) {
+    for (const char* b : kThreadBuiltins) consider(b);
+    consider("warp_id");
+    consider("lane_id");
+  }
+  if (best.empty())
+    diags_.Report(range, DiagKind::UndeclaredIdentifier, name);
+  else
+    diags_.Report(range, DiagKind::UndeclaredIdentifierSuggest, name, best);
+}
+
+ExprInfo Checker::CheckName(ast::NameExpr* e) {
+  Symbol* s = scope_->Lookup(e->name);
+  if (!s) {
+    bool in_device_code = body_ == BodyKind::Kernel || body_ == BodyKind::Func;
+    if (IsDim3Builtin(e->name) || e->name == "warp_id" || e->name == "lane_id") {
+      if (!in_device_code) {
+        diags_.Report(e->range, DiagKind::BuiltinOutsideKernel, e->name);
+        return ErrorInfo();
+      }
+      if (IsDim3Builtin(e->name)) return ExprInfo{types_.Dim3(), {}, false, nullptr};
+      return Scalar(ScalarKind::I32);
+    }
+    ReportUndeclared(e->name, e->range);
+    return ErrorInfo();
+  }
+  s->used = true;
+  switch (s->kind) {
+    case Symbol::Kind::Value:
+    case Symbol::Kind::Tensor:
+      return ExprInfo{s->type, s->value, false, s};
+    case Symbol::Kind::ShapeSymbol:
+      return Scalar(ScalarKind::I32);
+    case Symbol::Kind::CtParam:
+    case Symbol::Kind::Const:
+      if (!s->value) return ErrorInfo();  // its own definition failed
+      return ExprInfo{s->type, s->value, false, nullptr};
+    case Symbol::Kind::Op:
+    case Symbol::Kind::Kernel:
+    case Symbol::Kind::Func:
+    case Symbol::Kind::Graph: {
+      const char* what = s->kind == Symbol::Kind::Op       ? "an op"
+                         : s->kind == Symbol::Kind::Kernel ? "a kernel"
+                         : s->kind == Symbol::Kind::Func   ? "a function"
+                                                           : "a graph";
+      diags_.Report(e->range, DiagKind::NotAValue, e->name, what)
+          .Note(s->decl_range, DiagKind::NoteDeclaredHere, e->name);
+      return ErrorInfo();
+    }
+  }
+  return ErrorInfo();
+}
+
+ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
+  ExprInfo base = CheckExpr(e->base);
+  std::vector<ExprInfo> indices;
+  for (ast::Expr* i : e->indices) indices.push_back(CheckExpr(i));
+  if (base.IsError()) return ErrorInfo();
+  if (!base.type->IsTensor()) {
+    diags_.Report(e->base->range, DiagKind::NotIndexable, base.type->ToString());
+    return ErrorInfo();
+  }
+  const Type* t = base.type;
+  std::string name = base.lvalue_root ? base.lvalue_root->name : "tensor";
+  if (indices.size() != t->Rank()) {
+    diags_.Report(e->range, DiagKind::IndexCountMismatch, name, t->Rank(), indices.size());
+    return ErrorInfo();
+  }
+  bool ok = true;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const ExprInfo& idx = indices[k];
+    if (idx.IsError()) {
+      ok = false;
+      continue;
+    }
+    if (!idx.type->IsInteger()) {
+      diags_.Report(e->indices[k]->range, DiagKind::IndexNotInteger, idx.type->ToString());
+      ok = false;
+      continue;
+    }
+    if (idx.value && t->dims[k].is_const &&
+        (idx.value->i < 0 || idx.value->i >= t->dims[k].value)) {
+      diags_.Report(e->indices[k]->range, DiagKind::IndexOutOfBounds, idx.value->i, k,
+                    t->dims[k].value);
+      ok = false;
+    }
+  }
+  if (!ok) return ErrorInfo();
+  if (t->distributed_by) {
+    // A distributed tensor is indexed by the variables of a loop over its
+    // mapping: each worker then touches exactly its own registers.
+    bool found = false;
+    for (auto it = loops_.rbegin(); it != loops_.rend() && !found; ++it) {
+      if (!it->mapping || !(*it->mapping == *t->distributed_by)) continue;
+      if (it->vars.size() != e->indices.size()) continue;
+      bool match = true;
+      for (size_t k = 0; k < e->indices.size() && match; ++k) {
+        auto* n = ast::dyn_cast<ast::NameExpr>(e->indices[k]);
+        match = n && scope_->Lookup(n->name) == it->vars[k];
+      }
+      found = match;
+    }
+    if (!found) {
+      auto diag = diags_.Report(e->range, DiagKind::DistributedIndexOutsideLoop, name,
+                                t->distributed_by->ToString());
+      if (base.lvalue_root)
+        diag.Note(base.lvalue_root->decl_range, DiagKind::NoteDistributedHere, name);
+      return ErrorInfo();
+    }
+  }
+  return ExprInfo{types_.Scalar(t->scalar), {}, false, base.lvalue_root};
+}
+
+ExprInfo Checker::CheckMember(ast::MemberExpr* e) {
+  ExprInfo base = CheckExpr(e->base);
+  if (base.IsError()) return ErrorInfo();
+  const std::string& m = e->member.name;
+  if (base.type->kind == TypeKind::Dim3) {
+    if (m == "x" || m == "y" || m == "z") return Scalar(ScalarKind::I32);
+  } else if (base.type->kind == TypeKind::Mapping && base.value && base.value->m) {
+    const TaskMapping& map = *base.value->m;
+    if (m == "workers") return ExprInfo{types_.Scalar(ScalarKind::I32), ConstValue::Int(map.Workers()), false, nullptr};
+    if (m == "rank") return ExprInfo{types_.Scalar(ScalarKind::I32), ConstValue::Int(map.Rank()), false, nullptr};
+    if (m == "tasks") return ExprInfo{types_.Scalar(ScalarKind::I32), ConstValue::Int(map.TaskCount()), false, nullptr};
+  }
+  diags_.Report(e->member.range, DiagKind::NoMember, m, base.type->ToString());
+  return ErrorInfo();
+}
+
+ExprInfo Checker::CheckUnary(ast::UnaryExpr* e) {
+  ExprInfo v = CheckExpr(e->operand);
+  if (v.IsError()) return v;
+  const Type* t = v.type;
+  bool ok = (e->op == ast::UnaryOp::Not) ? t->IsBool()
+            : (e->op == ast::UnaryOp::BitNot) ? t->IsInteger()
+                                              : t->IsNumeric();
+  if (!ok) {
+    diags_.Report(e->range, DiagKind::InvalidUnaryOperand, ast::Spelling(e->op), t->ToString());
+    return ErrorInfo();
+  }
+  ExprInfo out{t, std::nullopt, v.untyped_literal, nullptr};
+  if (v.value) {
+    const ConstValue& c = *v.value;
+    switch (e->op) {
+      case ast::UnaryOp::Neg:
+        if (c.kind == ConstValue::Kind::Float) out.value = ConstValue::Float(-c.f);
+        else if (c.i != INT64_MIN) out.value = ConstValue::Int(-c.i);
+        break;
+      case ast::UnaryOp::Plus: out.value = c; break;
+      case ast::UnaryOp::Not: out.value = ConstValue::Bool(!c.b); break;
+      case ast::UnaryOp::BitNot: out.value = ConstValue::Int(~c.i); break;
+    }
+    if (out.value && out.value->kind == ConstValue::Kind::Int && !v.untyped_literal &&
+        !IntFits(out.value->i, t->scalar)) {
+      diags_.Report(e->range, DiagKind::ConstOverflow, t->ToString());
+      return ErrorInfo();
+    }
+  }
+  return out;
+}
+
+std::optional<ScalarKind> Checker::CommonType(const ExprInfo& l, const ExprInfo& r) {
+  ScalarKind a = l.type->scalar, b = r.type->scalar;
+  if (l.untyped_literal && r.untyped_literal) {
+    if (IsFloat(a) || IsFloat(b)) return ScalarKind::F32;
+    return ScalarBits(a) >= ScalarBits(b) ? a : b;
+  }
+  if (l.untyped_literal) return b;
+  if (r.untyped_literal) return a;
+  if (a == b) return a;
+  if (IsLosslessConversion(a, b)) return b;
+  if (IsLosslessConversion(b, a)) return a;
+  return std::nullopt;
+}
+
+ExprInfo Checker::CheckBinary(ast::BinaryExpr* e) {
+  ExprInfo l = CheckExpr(e->lhs);
+  ExprInfo r = CheckExpr(e->rhs);
+  if (l.IsError() || r.IsError()) return ErrorInfo();
+  // Composition of task mappings.
+  if (l.type->kind == TypeKind::Mapping || r.type->kind == TypeKind::Mapping) {
+    if (e->op != ast::BinaryOp::Mul || l.type->kind != r.type->kind) {
+      diags_.Report(e->op_range, DiagKind::InvalidBinaryOperands, ast::Spelling(e->op),
+                    l.type->ToString(), r.type->ToString());
+      return ErrorInfo();
+    }
+    const TaskMapping& a = *l.value->m;
+    const TaskMapping& b = *r.value->m;
+    if (a.Rank() != b.Rank()) {
+      diags_.Report(e->op_range, DiagKind::MappingRankMismatch, a.Rank(), b.Rank())
+          .Note(e->lhs->range, DiagKind::NoteMappingType, a.TypeString())
+          .Note(e->rhs->range, DiagKind::NoteMappingType, b.TypeString());
+      return ErrorInfo();
+    }
+    if (a.Workers() > (int64_t{1} << 31) / b.Workers() ||
+        !CheckedProduct({a.TaskCount(), b.TaskCount()}) ||
+        a.TaskCount() * b.TaskCount() > (int64_t{1} << 40)) {
+      diags_.Report(e->range, DiagKind::MappingTooLarge);
+      return ErrorInfo();
+    }
+    TaskMapping m = a.Compose(b);
+    Type t;
+    t.kind = TypeKind::Mapping;
+    t.mapping = m;
+    return ExprInfo{types_.Make(std::move(t)), ConstValue::Mapping(m), false, nullptr};
+  }
+  if (!l.type->IsScalar() || !r.type->IsScalar()) {
+    diags_.Report(e->op_range, DiagKind::InvalidBinaryOperands, ast::Spelling(e->op),
+                  l.type->ToString(), r.type->ToString());
+    return ErrorInfo();
+  }
+  return Arith(e, l, r);
+}
+
+ExprInfo Checker::Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r) {
+  using Op = ast::BinaryOp;
+  Op op = e->op;
+  auto invalid = [&]() {
+    diags_.Report(e->op_range, DiagKind::InvalidBinaryOperands, ast::Spelling(op),
+                  l.type->ToString(), r.type->ToString());
+    return ErrorInfo();
+  };
+  if (op == Op::And || op == Op::Or) {
+    if (!l.type->IsBool() || !r.type->IsBool()) return invalid();
+    ExprInfo out = Scalar(ScalarKind::Bool);
+    if (l.value && r.value)
+      out.value = ConstValue::Bool(op == Op::And ? l.value->b && r.value->b : l.value->b || r.value->b);
+    return out;
+  }
+  if (op == Op::Shl || op == Op::Shr) {
+    if (!l.type->IsInteger() || !r.type->IsInteger()) return invalid();
+    ExprInfo out{l.type, std::nullopt, l.untyped_literal, nullptr};
+    if (l.value && r.value) {
+      int64_t s = r.value->i;
+      if (s < 0 || s >= ScalarBits(l.type->scalar)) {
+        diags_.Report(e->rhs->range, DiagKind::ShiftOutOfRange, s, l.type->ToString());
+        return ErrorInfo();
+      }
+      out.value = ConstValue::Int(op == Op::Shl ? static_cast<int64_t>(static_cast<uint64_t>(l.value->i) << s)
+                                                : l.value->i >> s);
+    }
+    return out;
+  }
+  bool compare = op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
+                 op == Op::Ne;
+  bool bool_ok = op == Op::Eq || op == Op::Ne;
+  if ((l.type->IsBool() || r.type->IsBool()) && !(bool_ok && l.type->IsBool() && r.type->IsBool()))
+    return invalid();
+  std::optional<ScalarKind> common = CommonType(l, r);
+  if (!common) {
+    diags_.Report(e->op_range, DiagKind::MixedOperandTypes, ast::Spelling(op), l.type->ToString(),
+                  r.type->ToString());
+    return ErrorInfo();
+  }
+  // The literal side must fit the other side's type.
+  if (!l.untyped_literal || !r.untyped_literal) {
+    if (l.untyped_literal && !Convertible(l, *common, e->lhs->range, "operand")) return ErrorInfo();
+    if (r.untyped_literal && !Convertible(r, *common, e->rhs->range, "operand")) return ErrorInfo();
+  }
+  bool integer_only = op == Op::Mod || op == Op::BitAnd || op == Op::BitOr || op == Op::BitXor;
+  if (integer_only && !IsInteger(*common)) return invalid();
+  ExprInfo out{types_.Scalar(compare ? ScalarKind::Bool : *common), std::nullopt,
+               !compare && l.untyped_literal && r.untyped_literal, nullptr};
+  if (!l.value || !r.value) return out;
+  // Fold.
+  const ConstValue &a = *l.value, &b = *r.value;
+  if (a.kind == ConstValue::Kind::Bool) {
+    out.value = ConstValue::Bool(op == Op::Eq ? a.b == b.b : a.b != b.b);
+    return out;
+  }
+  if (IsFloat(*common)) {
+    double x = a.kind == ConstValue::Kind::Float ? a.f : static_cast<double>(a.i);
+    double y = b.kind == ConstValue::Kind::Float ? b.f : static_cast<double>(b.i);
+    switch (op) {
+      case Op::Add: out.value = ConstValue::Float(x + y); break;
+      case Op::Sub: out.value = ConstValue::Float(x - y); break;
+      case Op::Mul: out.value = ConstValue::Float(x * y); break;
+      case Op::Div: out.value = ConstValue::Float(x / y); break;
+      case Op::Lt: out.value = ConstValue::Bool(x < y); break;
+      case Op::Le: out.value = ConstValue::Bool(x <= y); break;
+      case Op::Gt: out.value = ConstValue::Bool(x > y); break;
+      case Op::Ge: out.value = ConstValue::Bool(x >= y); break;
+      case Op::Eq: out.value = ConstValue::Bool(x == y); break;
+      case Op::Ne: out.value = ConstValue::Bool(x != y); break;
+      default: break;
+    }
+    return out;
+  }
+  int64_t x = a.i, y = b.i, z = 0;
+  bool overflow = false;
+  switch (op) {
+    case Op::Add: overflow = __builtin_add_overflow(x, y, &z); break;
+    case Op::Sub: overflow = __builtin_sub_overflow(x, y, &z); break;
+    case Op::Mul: overflow = __builtin_mul_overflow(x, y, &z); break;
+    case Op::Div:
+    case Op::Mod:
+      if (y == 0) {
+        diags_.Report(e->rhs->range, DiagKind::DivisionByZero);
+        return ErrorInfo();
+      }
+      if (x == INT64_MIN && y == -1) overflow = true;
+      else z = op == Op::Div ? x / y : x % y;
+      break;
+    case Op::BitAnd: z = x & y; break;
+    case Op::BitOr: z = x | y; break;
+    case Op::BitXor: z = x ^ y; break;
+    case Op::Lt: out.value = ConstValue::Bool(x < y); return out;
+    case Op::Le: out.value = ConstValue::Bool(x <= y); return out;
+    case Op::Gt: out.value = ConstValue::Bool(x > y); return out;
+    case Op::Ge: out.value = ConstValue::Bool(x >= y); return out;
+    case Op::Eq: out.value = ConstValue::Bool(x == y); return out;
+    case Op::Ne: out.value = ConstValue::Bool(x != y); return out;
+    default: break;
+  }
+  if (overflow || (!out.untyped_literal && !IntFits(z, *common))) {
+    diags_.Report(e->range, DiagKind::ConstOverflow, ScalarName(*common));
+    return ErrorInfo();
+  }
+  if (out.untyped_literal && !IntFits(z, ScalarKind::I32)) out.type = types_.Scalar(ScalarKind::I64);
+  out.value = ConstValue::Int(z);
+  return out;
+}
+
+ExprInfo Checker::CheckTernary(ast::TernaryExpr* e) {
+  ExprInfo c = CheckExpr(e->cond);
+  ExprInfo a = CheckExpr(e->then_value);
+  ExprInfo b = CheckExpr(e->else_value);
+  if (c.IsError() || a.IsError() || b.IsError()) return ErrorInfo();
+  if (!c.type->IsBool()) {
+    diags_.Report(e->cond->range, DiagKind::ConditionNotBool, c.type->ToString());
+    return ErrorInfo();
+  }
+  if (!a.type->IsScalar() || !b.type->IsScalar()) {
+    diags_.Report(e->range, DiagKind::TernaryMismatch, a.type->ToString(), b.type->ToString());
+    return ErrorInfo();
+  }
+  std::optional<ScalarKind> common =
+      a.type->IsBool() && b.type->IsBool() ? std::optional(ScalarKind::Bool) : CommonType(a, b);
+  if (!common || (a.type->IsBool() != b.type->IsBool())) {
+    diags_.Report(e->range, DiagKind::TernaryMismatch, a.type->ToString(), b.type->ToString());
+    return ErrorInfo();
+  }
+  if (a.untyped_literal && !b.untyped_literal && !Convertible(a, *common, e->then_value->range, "operand"))
+    return ErrorInfo();
+  if (b.untyped_literal && !a.untyped_literal && !Convertible(b, *common, e->else_value->range, "operand"))
+    return ErrorInfo();
+  ExprInfo out{types_.Scalar(*common), std::nullopt, a.untyped_literal && b.untyped_literal, nullptr};
+  if (c.value && a.value && b.value) out.value = c.value->b ? a.value : b.value;
+  return out;
+}
+
+ExprInfo Checker::CheckCast(ast::CastExpr* e) {
+  ExprInfo v = CheckExpr(e->operand);
+  if (v.IsError()) return v;
+  if (!v.type->IsScalar()) {
+    diags_.Report(e->range, DiagKind::InvalidCast, v.type->ToString(), ScalarName(e->to));
+    return ErrorInfo();
+  }
+  ExprInfo out = Scalar(e->to);
+  if (v.value) {
+    const ConstValue& c = *v.value;
+    double as_double = c.kind == ConstValue::Kind::Float ? c.f
+                       : c.kind == ConstValue::Kind::Bool ? (c.b ? 1.0 : 0.0)
+                                                          : static_cast<double>(c.i);
+    if (e->to == ScalarKind::Bool) {
+      out.value = ConstValue::Bool(as_double != 0.0);
+    } else if (IsFloat(e->to)) {
+      out.value = ConstValue::Float(as_double);
+    } else if (c.kind == ConstValue::Kind::Int) {
+      out.value = ConstValue::Int(c.i);  // integer-to-integer casts of constants must fit
+      if (!IntFits(c.i, e->to)) {
+        diags_.Report(e->range, DiagKind::ConstOverflow, ScalarName(e->to));
+        return ErrorInfo();
+      }
+    } else if (std::isfinite(as_double) && std::abs(as_double) < 9.2e18) {
+      out.value = ConstValue::Int(static_cast<int64_t>(as_double));
+    }
+  }
+  return out;
+}
+
+}  // namespace tmc::sema

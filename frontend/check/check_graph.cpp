@@ -1,0 +1,169 @@
+// Graphs: ops composed over whole tensors. Op calls bind the op's shape
+// symbols from the arguments (and must bind them consistently); element-wise
+// arithmetic between tensors broadcasts as numpy does.
+#include "frontend/ast/ast_printer.h"
+#include "frontend/check/checker.h"
+
+namespace tmc::sema {
+namespace {
+
+std::string DimsString(const std::vector<Dim>& dims) {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + dims[i].ToString();
+  return "[" + s + "]";
+}
+
+}  // namespace
+
+ExprInfo Checker::CheckGraphExpr(ast::Expr* expr) {
+  auto* e = static_cast<ast::BinaryExpr*>(expr);
+  ExprInfo l = CheckExpr(e->lhs);
+  ExprInfo r = CheckExpr(e->rhs);
+  if (l.IsError() || r.IsError()) return ErrorInfo();
+  if (!l.type->IsTensor() && !r.type->IsTensor()) {
+    if (!l.type->IsScalar() || !r.type->IsScalar()) {
+      diags_.Report(e->op_range, DiagKind::InvalidBinaryOperands, ast::Spelling(e->op),
+                    l.type->ToString(), r.type->ToString());
+      return ErrorInfo();
+    }
+    return Arith(e, l, r);
+  }
+  bool arith = e->op == ast::BinaryOp::Add || e->op == ast::BinaryOp::Sub ||
+               e->op == ast::BinaryOp::Mul || e->op == ast::BinaryOp::Div;
+  const Type* lt = l.type;
+  const Type* rt = r.type;
+  bool types_ok = arith && (lt->IsTensor() || lt->IsScalar()) && (rt->IsTensor() || rt->IsScalar());
+  if (types_ok && lt->IsTensor() && rt->IsTensor()) types_ok = lt->scalar == rt->scalar;
+  if (!types_ok) {
+    diags_.Report(e->op_range, DiagKind::InvalidBinaryOperands, ast::Spelling(e->op),
+                  lt->ToString(), rt->ToString());
+    return ErrorInfo();
+  }
+  if (!lt->IsTensor() && !Convertible(l, rt->scalar, e->lhs->range, "operand")) return ErrorInfo();
+  if (!rt->IsTensor() && !Convertible(r, lt->scalar, e->rhs->range, "operand")) return ErrorInfo();
+  if (!lt->IsTensor()) return ExprInfo{rt, std::nullopt, false, nullptr};
+  if (!rt->IsTensor()) return ExprInfo{lt, std::nullopt, false, nullptr};
+  // Broadcast, aligning trailing dimensions.
+  std::vector<Dim> dims;
+  size_t n = std::max(lt->Rank(), rt->Rank());
+  for (size_t i = 0; i < n; ++i) {
+    const Dim* a = i < lt->Rank() ? &lt->dims[lt->Rank() - 1 - i] : nullptr;
+    const Dim* b = i < rt->Rank() ? &rt->dims[rt->Rank() - 1 - i] : nullptr;
+    if (!a || (a->is_const && a->value == 1)) dims.push_back(*b);
+    else if (!b || (b->is_const && b->value == 1) || *a == *b) dims.push_back(*a);
+    else {
+      diags_.Report(e->op_range, DiagKind::BroadcastMismatch, DimsString(lt->dims), DimsString(rt->dims));
+      return ErrorInfo();
+    }
+  }
+  std::reverse(dims.begin(), dims.end());
+  Type t;
+  t.kind = TypeKind::Tensor;
+  t.scalar = lt->scalar;
+  t.dims = dims;
+  return ExprInfo{types_.Make(std::move(t)), std::nullopt, false, nullptr};
+}
+
+ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
+  auto* op = static_cast<const ast::OpDecl*>(op_sym.decl);
+  if (call->args.size() != op->params.size()) {
+    diags_.Report(call->range, DiagKind::CallArity, call->callee.name, op->params.size(), call->args.size())
+        .Note(op_sym.decl_range, DiagKind::NoteDeclaredHere, call->callee.name);
+    return ErrorInfo();
+  }
+  std::map<std::string, std::pair<Dim, size_t>> bound;  // op dim -> (dim, argument)
+  bool ok = true;
+  for (size_t i = 0; i < call->args.size(); ++i) {
+    const ast::TypeSpec& want = op->params[i].type;
+    if (!want.is_tensor) {
+      ok = !CheckConverted(call->args[i], want.elem, "argument").IsError() && ok;
+      continue;
+    }
+    ExprInfo a = CheckExpr(call->args[i]);
+    if (a.IsError()) {
+      ok = false;
+      continue;
+    }
+    if (!a.type->IsTensor() || a.type->scalar != want.elem || a.type->Rank() != want.dims.size()) {
+      diags_.Report(call->args[i]->range, DiagKind::IncompatibleTypes, "argument",
+                    a.type->ToString(), ast::PrintType(want))
+          .Note(op->params[i].name.range, DiagKind::NoteDeclaredHere, op->params[i].name.name);
+      ok = false;
+      continue;
+    }
+    for (size_t d = 0; d < want.dims.size(); ++d) {
+      const Dim& got = a.type->dims[d];
+      if (auto* lit = ast::dyn_cast<ast::IntLit>(want.dims[d])) {
+        if (!got.is_const || got.value != static_cast<int64_t>(lit->value)) {
+          diags_.Report(call->args[i]->range, DiagKind::OpArgDimConst, d, i + 1, got.ToString(),
+                        call->callee.name, lit->value);
+          ok = false;
+        }
+        continue;
+      }
+      std::string name = ast::PrintExpr(want.dims[d]);
+      auto [it, inserted] = bound.emplace(name, std::make_pair(got, i));
+      if (!inserted && !(it->second.first == got)) {
+        diags_.Report(call->args[i]->range, DiagKind::ShapeMismatch, call->callee.name, name,
+                      it->second.first.ToString(), it->second.second + 1, got.ToString(), i + 1);
+        ok = false;
+      }
+    }
+  }
+  if (!ok) return ErrorInfo();
+  if (!op->result.is_tensor) return Scalar(op->result.elem);
+  Type t;
+  t.kind = TypeKind::Tensor;
+  t.scalar = op->result.elem;
+  for (ast::Expr* d : op->result.dims) {
+    if (auto* lit = ast::dyn_cast<ast::IntLit>(d)) {
+      t.dims.push_back(Dim::Const(static_cast<int64_t>(lit->value)));
+      continue;
+    }
+    auto it = bound.find(ast::PrintExpr(d));
+    t.dims.push_back(it != bound.end() ? it->second.first : Dim::Symbolic(ast::PrintExpr(d)));
+  }
+  return ExprInfo{types_.Make(std::move(t)), std::nullopt, false, nullptr};
+}
+
+void Checker::CheckGraph(ast::GraphDecl* decl) {
+  body_ = BodyKind::Graph;
+  PushScope();
+  BindShapeSymbols(decl->params);
+  DeclareParams(decl->params, /*read_only=*/true);
+  const Type* result = types_.Error();
+  bool dims_bound = true;
+  for (ast::Expr* d : decl->result.dims) {
+    auto* n = ast::dyn_cast<ast::NameExpr>(d);
+    if (n && !scope_->Lookup(n->name)) {
+      diags_.Report(d->range, DiagKind::UnboundResultDim, n->name);
+      dims_bound = false;
+    }
+  }
+  if (dims_bound) result = ResolveType(decl->result, MemScope::Global);
+  bool returned = false;
+  PushScope();
+  for (ast::Stmt* s : decl->body->stmts) {
+    if (diags_.ShouldStop()) break;
+    CheckStmt(s);
+    auto* ret = ast::dyn_cast<ast::ReturnStmt>(s);
+    if (!ret) continue;
+    returned = true;
+    if (!ret->value) {
+      diags_.Report(s->range, DiagKind::MissingReturnValue, result->ToString());
+      continue;
+    }
+    ExprInfo v = CheckExpr(ret->value);
+    if (v.IsError() || result->IsError()) continue;
+    bool same = v.type->kind == result->kind && v.type->scalar == result->scalar &&
+                v.type->dims == result->dims;
+    if (!same)
+      diags_.Report(ret->value->range, DiagKind::GraphResultMismatch, decl->name.name,
+                    v.type->ToString(), result->ToString());
+  }
+  PopScope();
+  if (!returned) diags_.Report(decl->name.range, DiagKind::MissingReturn, decl->name.name);
+  PopScope();
+}
+
+}  // namespace tmc::sema

@@ -1,0 +1,246 @@
+// Kernels and device functions: compile-time parameters and their chosen
+// values, `where` constraints, launch configuration, `implements`, bodies.
+#include "frontend/ast/ast_printer.h"
+#include "frontend/check/checker.h"
+
+namespace tmc::sema {
+namespace {
+
+bool AlwaysReturns(const ast::Stmt* s) {
+  if (!s) return false;
+  if (s->kind == ast::StmtKind::Return) return true;
+  if (auto* b = ast::dyn_cast<ast::BlockStmt>(s)) {
+    for (const ast::Stmt* c : b->stmts)
+      if (AlwaysReturns(c)) return true;
+    return false;
+  }
+  if (auto* i = ast::dyn_cast<ast::IfStmt>(s))
+    return AlwaysReturns(i->then_body) && AlwaysReturns(i->else_body);
+  return false;
+}
+
+std::string JoinValues(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+}  // namespace
+
+void Checker::CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance) {
+  for (ast::CtParam& p : decl->ct_params) {
+    bool is_bool = !p.type.is_tensor && p.type.elem == ScalarKind::Bool;
+    bool is_int = !p.type.is_tensor && IsInteger(p.type.elem);
+    Symbol s;
+    s.kind = Symbol::Kind::CtParam;
+    s.name = p.name.name;
+    s.decl_range = p.name.range;
+    s.type = types_.Scalar(p.type.elem);
+    s.used = true;
+    if (!is_bool && !is_int) {
+      diags_.Report(p.type.range, DiagKind::CtParamType, p.name.name);
+      s.type = types_.Error();
+      Declare(std::move(s));
+      continue;
+    }
+    auto eval = [&](ast::Expr* e) -> std::optional<int64_t> {
+      ExprInfo info = CheckConverted(e, p.type.elem, "compile-time parameter value");
+      if (info.IsError()) return std::nullopt;
+      if (!info.value) {
+        diags_.Report(e->range, DiagKind::NotCompileTime, "a compile-time parameter value");
+        return std::nullopt;
+      }
+      return is_bool ? int64_t{info.value->b} : info.value->i;
+    };
+    std::vector<int64_t> candidates;
+    bool ok = true;
+    for (ast::Expr* c : p.candidates) {
+      std::optional<int64_t> v = eval(c);
+      if (v) candidates.push_back(*v);
+      ok = ok && v;
+    }
+    std::optional<int64_t> value;
+    SourceRange value_range = p.name.range;
+    if (auto it = options_.defines.find(p.name.name); it != options_.defines.end()) {
+      value = it->second;
+    } else if (p.default_value) {
+      value = eval(p.default_value);
+      value_range = p.default_value->range;
+      ok = ok && value;
+    } else if (!candidates.empty()) {
+      value = candidates.front();
+    }
+    if (ok && !value) {
+      diags_.Report(p.name.range, DiagKind::CtParamNoValue, p.name.name, p.name.name);
+      ok = false;
+    }
+    if (ok && !candidates.empty() &&
+        std::find(candidates.begin(), candidates.end(), *value) == candidates.end()) {
+      diags_.Report(value_range, DiagKind::CtParamNotCandidate, *value, p.name.name,
+                    JoinValues(candidates));
+      ok = false;
+    }
+    if (ok) {
+      s.value = is_bool ? ConstValue::Bool(*value != 0) : ConstValue::Int(*value);
+      instance.ct_values.emplace_back(p.name.name, *value);
+    } else {
+      s.type = types_.Error();
+    }
+    Declare(std::move(s));
+  }
+}
+
+void Checker::CheckLaunch(ast::KernelDecl* decl, KernelInstance& instance) {
+  const ast::LaunchClause* grid = nullptr;
+  const ast::LaunchClause* block = nullptr;
+  for (const ast::LaunchClause& l : decl->launch) {
+    const ast::LaunchClause** slot = l.name.name == "grid" ? &grid : l.name.name == "block" ? &block : nullptr;
+    if (!slot) {
+      diags_.Report(l.name.range, DiagKind::UnknownKernelClause, l.name.name);
+      continue;
+    }
+    if (*slot) {
+      diags_.Report(l.name.range, DiagKind::DuplicateKernelClause, l.name.name)
+          .Note((*slot)->name.range, DiagKind::NotePreviousDefinition);
+      continue;
+    }
+    *slot = &l;
+    if (l.dims.size() > 3) {
+      diags_.Report(l.range, DiagKind::LaunchArity, l.name.name, l.dims.size());
+      continue;
+    }
+    if (slot == &block) {
+      int64_t threads = 1;
+      bool ok = true;
+      for (ast::Expr* d : l.dims) {
+        std::optional<int64_t> v = EvalInt(d, "a block dimension");
+        if (v && *v <= 0) {
+          diags_.Report(d->range, DiagKind::NonPositiveBlock, *v);
+          v.reset();
+        }
+        ok = ok && v;
+        if (v) {
+          threads *= *v;
+          block_dims_.push_back(Dim::Const(*v));
+        }
+      }
+      if (ok && threads > 1024) diags_.Report(l.range, DiagKind::BlockTooLarge, threads);
+      instance.block = block_dims_;
+    } else {
+      for (ast::Expr* d : l.dims) {
+        ExprInfo info = CheckExpr(d);
+        if (!info.IsError() && !info.type->IsInteger())
+          diags_.Report(d->range, DiagKind::IncompatibleTypes, "grid dimension", info.type->ToString(), "i32");
+        instance.grid.push_back(ast::PrintExpr(d));
+      }
+    }
+  }
+  if (!block) diags_.Report(decl->name.range, DiagKind::MissingBlockClause, decl->name.name);
+  if (!grid) instance.grid = {"1"};
+}
+
+void Checker::CheckImplements(ast::KernelDecl* decl) {
+  const ast::Ident& name = *decl->implements;
+  Symbol* op_sym = scope_->Lookup(name.name);
+  if (!op_sym) {
+    ReportUndeclared(name.name, name.range);
+    return;
+  }
+  if (op_sym->kind != Symbol::Kind::Op) {
+    diags_.Report(name.range, DiagKind::NotAnOp, name.name)
+        .Note(op_sym->decl_range, DiagKind::NoteDeclaredHere, name.name);
+    return;
+  }
+  op_sym->used = true;
+  auto* op = static_cast<const ast::OpDecl*>(op_sym->decl);
+  if (decl->params.size() != op->params.size() + 1) {
+    diags_.Report(name.range, DiagKind::ImplementsArity, decl->name.name, decl->params.size(),
+                  name.name, op->params.size())
+        .Note(op_sym->decl_range, DiagKind::NoteDeclaredHere, name.name);
+    return;
+  }
+  // Op dimension (as written) -> the kernel dimension it was matched with,
+  // and the kernel parameter where that happened.
+  std::map<std::string, std::pair<Dim, std::string>> bound;
+  for (size_t i = 0; i < decl->params.size(); ++i) {
+    const ast::Param& kp = decl->params[i];
+    bool is_result = i == op->params.size();
+    const ast::TypeSpec& want = is_result ? op->result : op->params[i].type;
+    SourceRange want_range = is_result ? op->result.range : op->params[i].name.range;
+    Symbol* ks = scope_->LookupLocal(kp.name.name);
+    if (!ks || ks->type->IsError()) continue;
+    const Type* kt = ks->type;
+    bool same_kind = kt->IsTensor() == want.is_tensor && kt->scalar == want.elem &&
+                     (!want.is_tensor || kt->Rank() == want.dims.size());
+    if (!same_kind) {
+      diags_.Report(kp.type.range, DiagKind::ImplementsParamMismatch, kp.name.name,
+                    decl->name.name, kt->ToString(), name.name, ast::PrintType(want))
+          .Note(want_range, DiagKind::NoteDeclaredHere, is_result ? "result" : op->params[i].name.name);
+      continue;
+    }
+    for (size_t d = 0; d < want.dims.size(); ++d) {
+      std::string op_dim = ast::PrintExpr(want.dims[d]);
+      const Dim& kd = kt->dims[d];
+      if (auto* lit = ast::dyn_cast<ast::IntLit>(want.dims[d])) {
+        if (!kd.is_const || kd.value != static_cast<int64_t>(lit->value))
+          diags_.Report(kp.type.dims[d]->range, DiagKind::ImplementsDimConst, d, kp.name.name,
+                        kd.ToString(), name.name, lit->value);
+        continue;
+      }
+      auto [it, inserted] = bound.emplace(op_dim, std::make_pair(kd, kp.name.name));
+      if (!inserted && !(it->second.first == kd))
+        diags_.Report(kp.type.dims[d]->range, DiagKind::ImplementsDimMismatch, name.name, op_dim,
+                      it->second.first.ToString(), it->second.second, kd.ToString(), kp.name.name);
+    }
+  }
+}
+
+void Checker::CheckKernel(ast::KernelDecl* decl) {
+  body_ = BodyKind::Kernel;
+  block_dims_.clear();
+  PushScope();
+  KernelInstance instance;
+  CheckCtParams(decl, instance);
+  BindShapeSymbols(decl->params);
+  DeclareParams(decl->params, false);
+  for (ast::Expr* w : decl->where) {
+    ExprInfo info = CheckExpr(w);
+    if (info.IsError()) continue;
+    if (!info.type->IsBool() || !info.value) {
+      diags_.Report(w->range, DiagKind::WhereNotConstBool);
+      continue;
+    }
+    if (!info.value->b) {
+      std::string values;
+      for (auto& [n, v] : instance.ct_values) values += (values.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+      auto diag = diags_.Report(w->range, DiagKind::WhereFailed, ast::PrintExpr(w));
+      if (!values.empty()) diag.Note(decl->name.range, DiagKind::NoteCtValues, values);
+    }
+  }
+  CheckLaunch(decl, instance);
+  if (decl->implements) CheckImplements(decl);
+  CheckBlock(decl->body);
+  PopScope();
+  module_.kernels[decl->name.name] = instance;
+}
+
+void Checker::CheckFunc(ast::FuncDecl* decl) {
+  body_ = BodyKind::Func;
+  PushScope();
+  BindShapeSymbols(decl->params);
+  DeclareParams(decl->params, false);
+  func_result_ = nullptr;
+  if (decl->result) {
+    if (decl->result->is_tensor)
+      diags_.Report(decl->result->range, DiagKind::FuncTensorResult);
+    else
+      func_result_ = types_.Scalar(decl->result->elem);
+  }
+  CheckBlock(decl->body);
+  if (func_result_ && !AlwaysReturns(decl->body))
+    diags_.Report(decl->name.range, DiagKind::MissingReturn, decl->name.name);
+  PopScope();
+  func_result_ = nullptr;
+}
+
+}  // namespace tmc::sema

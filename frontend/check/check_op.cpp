@@ -1,0 +1,183 @@
+// Op definitions: declarative tensor expressions. Index variables range over
+// the output shape (for `out`) or over the extents inferred from the tensor
+// dimensions they index (for `let` intermediates); reductions bind their own.
+#include "frontend/check/checker.h"
+
+namespace tmc::sema {
+
+ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
+  if (auto* idx = ast::dyn_cast<ast::IndexExpr>(e)) {
+    ExprInfo base = CheckExpr(idx->base);
+    std::vector<ExprInfo> indices;
+    for (ast::Expr* i : idx->indices) indices.push_back(CheckExpr(i));
+    if (base.IsError()) return ErrorInfo();
+    if (!base.type->IsTensor()) {
+      diags_.Report(idx->base->range, DiagKind::NotIndexable, base.type->ToString());
+      return ErrorInfo();
+    }
+    const Type* t = base.type;
+    std::string name = base.lvalue_root ? base.lvalue_root->name : "tensor";
+    if (indices.size() != t->Rank()) {
+      diags_.Report(e->range, DiagKind::IndexCountMismatch, name, t->Rank(), indices.size());
+      return ErrorInfo();
+    }
+    bool ok = true;
+    for (size_t k = 0; k < indices.size(); ++k) {
+      if (indices[k].IsError()) {
+        ok = false;
+        continue;
+      }
+      if (!indices[k].type->IsInteger()) {
+        diags_.Report(idx->indices[k]->range, DiagKind::IndexNotInteger, indices[k].type->ToString());
+        ok = false;
+        continue;
+      }
+      // A bare index variable covers exactly this dimension.
+      auto* n = ast::dyn_cast<ast::NameExpr>(idx->indices[k]);
+      Symbol* v = n ? scope_->Lookup(n->name) : nullptr;
+      if (!v || !v->op_index) continue;
+      if (!v->extent) {
+        v->extent = t->dims[k];
+      } else if (!(*v->extent == t->dims[k])) {
+        diags_.Report(idx->indices[k]->range, DiagKind::IndexExtentMismatch, v->name,
+                      v->extent->ToString(), k, name, t->dims[k].ToString());
+        ok = false;
+      }
+    }
+    if (!ok) return ErrorInfo();
+    return Scalar(t->scalar);
+  }
+  auto* r = static_cast<ast::ReduceExpr*>(e);
+  const std::string& op = r->reducer.name;
+  if (op != "sum" && op != "max" && op != "min" && op != "prod") {
+    diags_.Report(r->reducer.range, DiagKind::UnknownReducer, op);
+    return ErrorInfo();
+  }
+  PushScope();
+  bool ok = true;
+  for (ast::ReduceExpr::Var& v : r->vars) {
+    std::optional<Dim> extent = ResolveDim(v.extent);
+    ok = ok && extent;
+    Symbol s;
+    s.name = v.name.name;
+    s.decl_range = v.name.range;
+    s.type = types_.Scalar(ScalarKind::I32);
+    s.op_index = true;
+    s.extent = extent;
+    s.used = true;
+    if (Symbol* outer = scope_->parent()->Lookup(v.name.name); outer && outer->op_index) {
+      diags_.Report(v.name.range, DiagKind::ShadowedIndex, v.name.name)
+          .Note(outer->decl_range, DiagKind::NoteDeclaredHere, v.name.name);
+      ok = false;
+    }
+    Declare(std::move(s));
+  }
+  ExprInfo body = CheckExpr(r->body);
+  PopScope();
+  if (!ok || body.IsError()) return ErrorInfo();
+  if (!body.type->IsNumeric()) {
+    diags_.Report(r->body->range, DiagKind::IncompatibleTypes, "reduction body", body.type->ToString(), "a number");
+    return ErrorInfo();
+  }
+  if (body.untyped_literal)
+    return Scalar(body.value && body.value->kind == ConstValue::Kind::Float ? ScalarKind::F32 : ScalarKind::I32);
+  return Scalar(body.type->scalar);
+}
+
+void Checker::CheckOp(ast::OpDecl* decl) {
+  body_ = BodyKind::Op;
+  PushScope();
+  BindShapeSymbols(decl->params);
+  DeclareParams(decl->params, /*read_only=*/true);
+  const Type* result = types_.Error();
+  bool dims_bound = true;
+  for (ast::Expr* d : decl->result.dims) {
+    auto* n = ast::dyn_cast<ast::NameExpr>(d);
+    if (n && !scope_->Lookup(n->name)) {
+      diags_.Report(d->range, DiagKind::UnboundResultDim, n->name);
+      dims_bound = false;
+    }
+  }
+  if (dims_bound) result = ResolveType(decl->result, MemScope::Global);
+
+  const ast::OpStmt* out = nullptr;
+  for (ast::OpStmt& st : decl->body) {
+    if (diags_.ShouldStop()) break;
+    if (!st.is_let) {
+      if (st.name.name != "out") {
+        diags_.Report(st.name.range, DiagKind::OpOutputName, st.name.name);
+        continue;
+      }
+      if (out) {
+        diags_.Report(st.name.range, DiagKind::DuplicateOpOutput)
+            .Note(out->name.range, DiagKind::NotePreviousDefinition);
+        continue;
+      }
+      out = &st;
+      if (!result->IsError() && st.indices.size() != result->Rank()) {
+        diags_.Report(st.range, DiagKind::OutputIndexCount, result->Rank(), st.indices.size());
+        continue;
+      }
+    } else if (out) {
+      diags_.Report(st.name.range, DiagKind::OpLetAfterOut, st.name.name);
+    }
+    PushScope();
+    std::vector<Symbol*> index_vars;
+    for (size_t k = 0; k < st.indices.size(); ++k) {
+      Symbol s;
+      s.name = st.indices[k].name;
+      s.decl_range = st.indices[k].range;
+      s.type = types_.Scalar(ScalarKind::I32);
+      s.op_index = true;
+      s.used = true;
+      if (!st.is_let && !result->IsError()) s.extent = result->dims[k];
+      index_vars.push_back(Declare(std::move(s)));
+    }
+    ExprInfo value = CheckExpr(st.value);
+    bool ok = !value.IsError();
+    if (ok && !st.is_let && !result->IsError())
+      ok = Convertible(value, result->scalar, st.value->range, "the op's result");
+    else if (ok && !value.type->IsScalar()) {
+      diags_.Report(st.value->range, DiagKind::NotAValueType, value.type->ToString());
+      ok = false;
+    }
+    std::vector<Dim> extents;
+    for (Symbol* v : index_vars) {
+      if (v->extent) {
+        extents.push_back(*v->extent);
+      } else if (st.is_let) {
+        diags_.Report(v->decl_range, DiagKind::CannotInferExtent, v->name);
+        ok = false;
+      }
+    }
+    PopScope();
+    if (!st.is_let) continue;
+    Symbol t;
+    t.name = st.name.name;
+    t.decl_range = st.name.range;
+    t.used = true;
+    t.is_read_only_tensor = true;
+    if (!ok) {
+      t.type = types_.Error();
+    } else {
+      ScalarKind elem = value.untyped_literal
+                            ? (value.value && value.value->kind == ConstValue::Kind::Float ? ScalarKind::F32 : ScalarKind::I32)
+                            : value.type->scalar;
+      if (extents.empty()) {
+        t.type = types_.Scalar(elem);
+      } else {
+        Type tt;
+        tt.kind = TypeKind::Tensor;
+        tt.scalar = elem;
+        tt.dims = extents;
+        t.kind = Symbol::Kind::Tensor;
+        t.type = types_.Make(std::move(tt));
+      }
+    }
+    Declare(std::move(t));
+  }
+  if (!out) diags_.Report(decl->name.range, DiagKind::MissingOpOutput, decl->name.name);
+  PopScope();
+}
+
+}  // namespace tmc::sema

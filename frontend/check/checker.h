@@ -1,0 +1,205 @@
+// Semantic analysis: names, types, shape symbols, compile-time values, task
+// mapping types, distributed tensors, ops, kernels and graphs. One Checker
+// per module; its member functions live in one check_<construct>.cpp each.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/ast/ast.h"
+#include "frontend/check/types.h"
+#include "support/diagnostics.h"
+
+namespace tmc::sema {
+
+struct CheckedModule;
+
+/// What a name denotes.
+struct Symbol {
+  enum class Kind {
+    Value,        // let, var, scalar parameter, loop variable, op index
+    Tensor,       // tensor parameter, shared/register tensor, op intermediate
+    ShapeSymbol,  // a dimension bound from the arguments (M, K, N)
+    CtParam,      // compile-time kernel parameter
+    Const,        // module-level compile-time constant
+    Op,
+    Kernel,
+    Func,
+    Graph,
+  };
+  Kind kind = Kind::Value;
+  std::string name;
+  SourceRange decl_range;
+  const Type* type = nullptr;
+  std::optional<ConstValue> value;  // compile-time value, if any
+  bool is_mutable = false;
+  bool is_read_only_tensor = false;  // op inputs
+  bool used = false;
+  bool warn_unused = false;
+  bool op_index = false;            // an index variable of an op body
+  std::optional<Dim> extent;        // op index variables: the range they cover
+  const ast::Decl* decl = nullptr;  // Op, Kernel, Func, Graph
+  const CheckedModule* module = nullptr;
+};
+
+class Scope {
+ public:
+  explicit Scope(Scope* parent) : parent_(parent) {}
+  Symbol* Lookup(const std::string& name);
+  Symbol* LookupLocal(const std::string& name);
+  Symbol* Insert(Symbol symbol);
+  Scope* parent() const { return parent_; }
+  template <typename Fn>
+  void ForEach(Fn&& fn) {
+    for (auto& [name, sym] : symbols_) fn(*sym);
+  }
+
+ private:
+  Scope* parent_;
+  std::unordered_map<std::string, std::unique_ptr<Symbol>> symbols_;
+};
+
+/// The chosen value of each compile-time parameter of a kernel.
+struct KernelInstance {
+  std::vector<std::pair<std::string, int64_t>> ct_values;
+  std::vector<Dim> block;
+  std::vector<std::string> grid;
+};
+
+/// A parsed and checked module, with the declarations it exports.
+struct CheckedModule {
+  std::string name;  // dotted import name, or the file path for the main file
+  std::unique_ptr<ast::Module> ast;
+  std::unique_ptr<Scope> exports = std::make_unique<Scope>(nullptr);
+  std::map<std::string, KernelInstance> kernels;
+  bool ok = false;
+};
+
+/// Options that affect checking.
+struct CheckOptions {
+  /// `-D NAME=VALUE`: compile-time parameter values.
+  std::map<std::string, int64_t> defines;
+};
+
+/// Resolves an import to a checked module (null after reporting an error).
+using ImportResolver = std::function<const CheckedModule*(const ast::Import&)>;
+
+/// Checks `module`. Returns false if any error was reported.
+bool CheckModule(CheckedModule& module, TypeContext& types, DiagnosticEngine& diags,
+                 const CheckOptions& options, const ImportResolver& resolve_import);
+
+/// Result of checking one expression.
+struct ExprInfo {
+  const Type* type = nullptr;
+  std::optional<ConstValue> value;
+  bool untyped_literal = false;  // an unsuffixed literal: adapts to context
+  Symbol* lvalue_root = nullptr;  // the variable or tensor written by an assignment
+  bool IsError() const { return !type || type->IsError(); }
+};
+
+class Checker {
+ public:
+  Checker(CheckedModule& module, TypeContext& types, DiagnosticEngine& diags,
+          const CheckOptions& options, const ImportResolver& resolve_import);
+  bool Run();
+
+  // ---- the context a body is checked in
+  enum class BodyKind { Module, Kernel, Func, Op, Graph };
+  struct LoopInfo {
+    std::vector<Symbol*> vars;
+    std::optional<TaskMapping> mapping;
+  };
+
+ private:
+  // check_module.cpp
+  void DeclareTopLevel(ast::Decl* decl);
+  void CheckConst(ast::ConstDecl* decl);
+
+  // check_type.cpp
+  void BindShapeSymbols(const std::vector<ast::Param>& params);
+  const Type* ResolveType(const ast::TypeSpec& spec, MemScope scope);
+  std::optional<Dim> ResolveDim(ast::Expr* e);
+  void DeclareParams(const std::vector<ast::Param>& params, bool read_only);
+  bool SameType(const Type* a, const Type* b) const;
+
+  // check_kernel.cpp
+  void CheckKernel(ast::KernelDecl* decl);
+  void CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance);
+  void CheckLaunch(ast::KernelDecl* decl, KernelInstance& instance);
+  void CheckImplements(ast::KernelDecl* decl);
+  void CheckFunc(ast::FuncDecl* decl);
+
+  // check_op.cpp
+  void CheckOp(ast::OpDecl* decl);
+  ExprInfo CheckOpExpr(ast::Expr* e);
+
+  // check_graph.cpp
+  void CheckGraph(ast::GraphDecl* decl);
+  ExprInfo CheckGraphExpr(ast::Expr* e);
+  ExprInfo CheckOpCall(ast::CallExpr* call, const Symbol& op);
+
+  // check_stmt.cpp
+  void CheckBlock(ast::BlockStmt* block, bool new_scope = true);
+  void CheckStmt(ast::Stmt* stmt);
+  void CheckFor(ast::ForStmt* stmt);
+  void CheckAssign(ast::AssignStmt* stmt);
+  void CheckLocalTensor(ast::Stmt* stmt, const ast::Ident& name, const ast::TypeSpec& spec,
+                        ast::Expr* by, MemScope scope);
+
+  // check_expr.cpp
+ public:
+  ExprInfo CheckExpr(ast::Expr* e);
+  /// Checks `e` and converts it implicitly to `to`; diagnoses narrowing.
+  ExprInfo CheckConverted(ast::Expr* e, ScalarKind to, std::string_view what);
+  bool Convertible(const ExprInfo& info, ScalarKind to, SourceRange range, std::string_view what);
+  std::optional<int64_t> EvalInt(ast::Expr* e, std::string_view what);
+  const Type* ScalarType(ScalarKind k) const { return types_.Scalar(k); }
+
+ private:
+  ExprInfo CheckName(ast::NameExpr* e);
+  ExprInfo CheckIndex(ast::IndexExpr* e);
+  ExprInfo CheckMember(ast::MemberExpr* e);
+  ExprInfo CheckUnary(ast::UnaryExpr* e);
+  ExprInfo CheckBinary(ast::BinaryExpr* e);
+  ExprInfo CheckTernary(ast::TernaryExpr* e);
+  ExprInfo CheckCast(ast::CastExpr* e);
+  ExprInfo CheckLiteral(ast::Expr* e);
+  ExprInfo Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r);
+  std::optional<ScalarKind> CommonType(const ExprInfo& l, const ExprInfo& r);
+  ExprInfo Scalar(ScalarKind k) { return ExprInfo{types_.Scalar(k), {}, false, nullptr}; }
+  ExprInfo ErrorInfo() { return ExprInfo{types_.Error(), {}, false, nullptr}; }
+  void ReportUndeclared(const std::string& name, SourceRange range);
+
+  // check_builtin.cpp
+  ExprInfo CheckCall(ast::CallExpr* e);
+  std::optional<ExprInfo> CheckBuiltinCall(ast::CallExpr* e);
+  ExprInfo CheckMappingPrimitive(ast::CallExpr* e, MappingAtom::Kind kind);
+  ExprInfo CheckFuncCall(ast::CallExpr* e, Symbol& func);
+
+  // ---- state
+  void PushScope() { scopes_.push_back(std::make_unique<Scope>(scope_)); scope_ = scopes_.back().get(); }
+  void PopScope();
+  Symbol* Declare(Symbol symbol);
+
+  CheckedModule& module_;
+  TypeContext& types_;
+  DiagnosticEngine& diags_;
+  const CheckOptions& options_;
+  const ImportResolver& resolve_import_;
+
+  Scope* scope_ = nullptr;
+  std::vector<std::unique_ptr<Scope>> scopes_;
+  BodyKind body_ = BodyKind::Module;
+  const ast::Decl* current_decl_ = nullptr;
+  const Type* func_result_ = nullptr;
+  std::vector<LoopInfo> loops_;
+  std::vector<Dim> block_dims_;  // of the kernel being checked, when constant
+  bool in_reduction_extent_ = false;
+};
+
+}  // namespace tmc::sema

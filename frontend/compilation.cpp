@@ -1,0 +1,112 @@
+// Import resolution: `import std.nn;` -> <stdlib>/nn.tm; `import a.b;` ->
+// a/b.tm in the importing file's directory, then in each -I directory.
+#include "frontend/compilation.h"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace tmc {
+
+namespace fs = std::filesystem;
+
+bool ReadFile(const std::string& path, std::string* contents, std::string* error) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    *error = "is a directory";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = std::strerror(errno);
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  *contents = ss.str();
+  return true;
+}
+
+sema::CheckedModule* Compilation::CompileFile(const std::string& path) {
+  std::string text, error;
+  if (!ReadFile(path, &text, &error)) {
+    diags_.Report(SourceRange{}, DiagKind::CannotOpenFile, path, error);
+    return nullptr;
+  }
+  uint32_t id = sm_.AddFile(path, std::move(text));
+  // The main file takes part in cycle detection like any import.
+  std::error_code ec;
+  std::string key = fs::weakly_canonical(path, ec).string();
+  in_progress_.insert(key);
+  sema::CheckedModule* m = CompileLoaded(id, path);
+  in_progress_.erase(key);
+  return m;
+}
+
+sema::CheckedModule* Compilation::CompileBuffer(const std::string& name, std::string text) {
+  uint32_t id = sm_.AddFile(name, std::move(text));
+  return CompileLoaded(id, name);
+}
+
+sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::string& module_name) {
+  std::unique_ptr<ast::Module> tree = ParseFile(file_id, diags_, options_.parse);
+  if (!tree) return nullptr;
+  auto module = std::make_unique<sema::CheckedModule>();
+  module->name = module_name;
+  module->ast = std::move(tree);
+  sema::CheckedModule* raw = module.get();
+  owned_.push_back(std::move(module));
+  if (options_.parse_only) {
+    raw->ok = !diags_.HasErrors();
+    return raw;
+  }
+  sema::CheckModule(*raw, types_, diags_, options_.check,
+                    [&](const ast::Import& imp) { return ResolveImport(imp, file_id); });
+  return raw;
+}
+
+const sema::CheckedModule* Compilation::ResolveImport(const ast::Import& imp, uint32_t importer) {
+  std::vector<std::string> parts;
+  for (const ast::Ident& p : imp.path) parts.push_back(p.name);
+  std::vector<fs::path> candidates;
+  auto relative = [&](size_t first) {
+    fs::path rel;
+    for (size_t i = first; i < parts.size(); ++i) rel /= parts[i];
+    rel += ".tm";
+    return rel;
+  };
+  if (parts.size() > 1 && parts.front() == "std") {
+    candidates.push_back(fs::path(options_.stdlib_dir) / relative(1));
+  } else {
+    candidates.push_back(fs::path(sm_.Path(importer)).parent_path() / relative(0));
+    for (const std::string& dir : options_.include_dirs) candidates.push_back(fs::path(dir) / relative(0));
+  }
+  for (const fs::path& c : candidates) {
+    std::error_code ec;
+    if (!fs::is_regular_file(c, ec)) continue;
+    std::string key = fs::weakly_canonical(c, ec).string();
+    if (in_progress_.count(key)) {
+      diags_.Report(imp.range, DiagKind::ImportCycle, imp.Dotted());
+      return nullptr;
+    }
+    if (auto it = by_path_.find(key); it != by_path_.end()) return it->second;
+    std::string text, error;
+    if (!ReadFile(c.string(), &text, &error)) {
+      diags_.Report(imp.range, DiagKind::CannotOpenFile, c.string(), error);
+      return nullptr;
+    }
+    in_progress_.insert(key);
+    uint32_t id = sm_.AddFile(c.lexically_normal().string(), std::move(text));
+    sema::CheckedModule* m = CompileLoaded(id, imp.Dotted());
+    in_progress_.erase(key);
+    by_path_[key] = m;
+    return m;
+  }
+  auto diag = diags_.Report(imp.range, DiagKind::ModuleNotFound, imp.Dotted());
+  for (const fs::path& c : candidates) diag.Note(imp.range, DiagKind::NoteSearchedIn, c.lexically_normal().string());
+  return nullptr;
+}
+
+}  // namespace tmc

@@ -1,0 +1,53 @@
+// One run of the frontend: loads the main file and its imports, parses and
+// checks each module once, and keeps them alive for later stages.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/check/checker.h"
+#include "frontend/parse/parser.h"
+
+namespace tmc {
+
+struct CompileOptions {
+  std::vector<std::string> include_dirs;  // -I, searched after the main file's directory
+  std::string stdlib_dir;                 // root of `import std.*`
+  sema::CheckOptions check;
+  ParseOptions parse;
+  bool parse_only = false;  // stop after building the AST
+};
+
+class Compilation {
+ public:
+  Compilation(SourceManager& sm, DiagnosticEngine& diags, CompileOptions options)
+      : sm_(sm), diags_(diags), options_(std::move(options)) {}
+
+  /// Reads, parses and checks a file. Returns null if it could not be read
+  /// or parsed; otherwise the module (check `ok` for semantic errors).
+  sema::CheckedModule* CompileFile(const std::string& path);
+  /// The same for text held in memory, shown in diagnostics as `name`.
+  sema::CheckedModule* CompileBuffer(const std::string& name, std::string text);
+
+  sema::TypeContext& types() { return types_; }
+
+ private:
+  sema::CheckedModule* CompileLoaded(uint32_t file_id, const std::string& module_name);
+  const sema::CheckedModule* ResolveImport(const ast::Import& imp, uint32_t importer_file);
+
+  SourceManager& sm_;
+  DiagnosticEngine& diags_;
+  CompileOptions options_;
+  sema::TypeContext types_;
+  std::vector<std::unique_ptr<sema::CheckedModule>> owned_;
+  std::map<std::string, sema::CheckedModule*> by_path_;
+  std::set<std::string> in_progress_;
+};
+
+/// Reads a whole file; false (with `error` set) when it cannot.
+bool ReadFile(const std::string& path, std::string* contents, std::string* error);
+
+}  // namespace tmc

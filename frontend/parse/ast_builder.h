@@ -1,0 +1,19 @@
+// ANTLR parse tree -> AST (called only on trees without syntax errors).
+#pragma once
+
+#include <TmParser.h>
+
+#include <memory>
+
+#include "frontend/ast/ast.h"
+#include "frontend/parse/syntax_errors.h"
+
+namespace tmc {
+
+/// Builds the AST of a syntactically valid tree. Literal errors (bad
+/// suffixes, values out of range) are reported here.
+std::unique_ptr<ast::Module> BuildAst(grammar::TmParser::TranslationUnitContext* tree,
+                                      uint32_t file_id, DiagnosticEngine& diags,
+                                      const TokenLocator& locate);
+
+}  // namespace tmc

@@ -1,0 +1,134 @@
+// Drives ANTLR: validates UTF-8, lexes, screens tokens (bad characters,
+// unterminated comments, nesting depth), parses with our error listener, and
+// hands the tree to the AST builder.
+#include "frontend/parse/parser.h"
+
+#include <TmLexer.h>
+#include <TmParser.h>
+#include <antlr4-runtime.h>
+
+#include "frontend/parse/ast_builder.h"
+#include "frontend/parse/syntax_errors.h"
+#include "support/utf8.h"
+
+namespace tmc {
+namespace {
+
+using grammar::TmLexer;
+using grammar::TmParser;
+
+/// Thrown from inside the parser to abandon a parse that nests too deeply.
+struct NestingTooDeep {
+  antlr4::Token* at;
+};
+
+/// Counts rule nesting while the parser runs and aborts past the limit, so
+/// that inputs such as 100,000 unary minus signs cannot overflow the stack.
+class DepthGuard : public antlr4::tree::ParseTreeListener {
+ public:
+  DepthGuard(unsigned limit, antlr4::Parser& parser) : limit_(limit), parser_(parser) {}
+  void visitTerminal(antlr4::tree::TerminalNode*) override {}
+  void visitErrorNode(antlr4::tree::ErrorNode*) override {}
+  void enterEveryRule(antlr4::ParserRuleContext*) override {
+    if (++depth_ > limit_) throw NestingTooDeep{parser_.getCurrentToken()};
+  }
+  void exitEveryRule(antlr4::ParserRuleContext*) override { --depth_; }
+
+ private:
+  unsigned depth_ = 0;
+  unsigned limit_;
+  antlr4::Parser& parser_;
+};
+
+char32_t FirstCodePoint(std::string_view text) {
+  size_t pos = 0;
+  return text.empty() ? 0 : DecodeUtf8(text, pos);
+}
+
+}  // namespace
+
+std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags,
+                                       const ParseOptions& options) {
+  const SourceManager& sm = diags.sources();
+  std::string_view text = sm.Contents(file_id);
+  if (auto bad = FindInvalidUtf8(text)) {
+    diags.Report(SourceRange{sm.Loc(file_id, static_cast<uint32_t>(*bad)),
+                             sm.Loc(file_id, static_cast<uint32_t>(*bad + 1))},
+                 DiagKind::InvalidUtf8, static_cast<unsigned>(static_cast<unsigned char>(text[*bad])));
+    return nullptr;
+  }
+  CodePointMap cp_map(text);
+  TokenLocator locate{sm, file_id, cp_map};
+
+  antlr4::ANTLRInputStream input(text.data(), text.size());
+  TmLexer lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+
+  // Screen the tokens. Bad characters are reported here and hidden from the
+  // parser, so one stray byte costs one diagnostic, not a cascade.
+  bool lexical_errors = false;
+  unsigned depth = 0;
+  for (antlr4::Token* tok : tokens.getTokens()) {
+    switch (tok->getType()) {
+      case TmLexer::ERROR_CHAR: {
+        lexical_errors = true;
+        char32_t cp = FirstCodePoint(sm.Text(locate.Range(tok)));
+        if (cp >= 0x20 && cp < 0x7F)
+          diags.Report(locate.Range(tok), DiagKind::InvalidCharacter,
+                       std::string(1, static_cast<char>(cp)));
+        else
+          diags.Report(locate.Range(tok), DiagKind::InvalidCodePoint, static_cast<unsigned>(cp));
+        static_cast<antlr4::CommonToken*>(tok)->setChannel(antlr4::Token::HIDDEN_CHANNEL);
+        break;
+      }
+      case TmLexer::UNTERMINATED_COMMENT:
+        lexical_errors = true;
+        diags.Report(locate.Range(tok).begin.IsValid()
+                         ? SourceRange{locate.Range(tok).begin,
+                                       SourceLoc{locate.Range(tok).begin.offset + 2}}
+                         : SourceRange{},
+                     DiagKind::UnterminatedComment);
+        static_cast<antlr4::CommonToken*>(tok)->setChannel(antlr4::Token::HIDDEN_CHANNEL);
+        break;
+      case TmLexer::LPAREN:
+      case TmLexer::LBRACK:
+      case TmLexer::LBRACE:
+        if (++depth > options.max_bracket_depth) {
+          diags.Report(locate.Range(tok), DiagKind::NestingTooDeep, options.max_bracket_depth);
+          return nullptr;
+        }
+        break;
+      case TmLexer::RPAREN:
+      case TmLexer::RBRACK:
+      case TmLexer::RBRACE:
+        if (depth > 0) --depth;
+        break;
+      default:
+        break;
+    }
+    if (diags.ShouldStop()) return nullptr;
+  }
+
+  TmParser parser(&tokens);
+  parser.removeErrorListeners();
+  SyntaxErrorListener listener(diags, locate);
+  parser.addErrorListener(&listener);
+  DepthGuard guard(options.max_rule_depth, parser);
+  parser.addParseListener(&guard);
+
+  TmParser::TranslationUnitContext* tree = nullptr;
+  try {
+    tree = parser.translationUnit();
+  } catch (const NestingTooDeep& deep) {
+    diags.Report(locate.Range(deep.at), DiagKind::NestingTooDeep, options.max_rule_depth);
+    return nullptr;
+  } catch (const antlr4::ParseCancellationException&) {
+    return nullptr;  // the error limit was reached; already reported
+  }
+  if (lexical_errors || listener.errors() > 0 || diags.ShouldStop()) return nullptr;
+  return BuildAst(tree, file_id, diags, locate);
+}
+
+}  // namespace tmc

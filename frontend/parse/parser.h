@@ -1,0 +1,25 @@
+// Text of one file -> AST. The only interface of frontend/parse/, the only
+// code that sees ANTLR: syntax errors become tmc diagnostics here.
+#pragma once
+
+#include <memory>
+
+#include "frontend/ast/ast.h"
+#include "support/diagnostics.h"
+
+namespace tmc {
+
+struct ParseOptions {
+  /// Deepest nesting of brackets and of grammar rules accepted; deeper input
+  /// gets a diagnostic instead of exhausting the stack.
+  unsigned max_bracket_depth = 256;
+  unsigned max_rule_depth = 1500;
+};
+
+/// Lexes and parses file `file_id` of the diagnostics' source manager.
+/// Returns null when the file has lexical or syntax errors (each reported);
+/// a returned module may still have had literal errors reported.
+std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags,
+                                       const ParseOptions& options = {});
+
+}  // namespace tmc

@@ -1,0 +1,94 @@
+// ANTLR reports three situations: a token is missing (single-token
+// insertion), a token is extraneous (single-token deletion), or no rule
+// alternative fits. Each becomes one diagnostic naming the offending token
+// and, when the set is small enough to help, the tokens that would fit.
+#include "frontend/parse/syntax_errors.h"
+
+#include <TmParser.h>
+
+namespace tmc {
+namespace {
+
+using grammar::TmParser;
+
+std::string TokenTypeName(const antlr4::dfa::Vocabulary& vocab, size_t type) {
+  switch (type) {
+    case antlr4::Token::EOF: return "end of file";
+    case TmParser::ID: return "identifier";
+    case TmParser::INT_LIT: return "integer literal";
+    case TmParser::FLOAT_LIT: return "floating-point literal";
+    default: return vocab.getDisplayName(type);
+  }
+}
+
+std::string Describe(const antlr4::Token* tok) {
+  if (tok->getType() == antlr4::Token::EOF) return "end of file";
+  std::string text = tok->getText();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  if (tok->getType() == TmParser::ID) return "identifier '" + text + "'";
+  return "'" + text + "'";
+}
+
+std::string ExpectedHint(antlr4::Parser* parser) {
+  antlr4::misc::IntervalSet set = parser->getExpectedTokens();
+  // Where any expression may start, say so instead of listing tokens.
+  if (set.contains(static_cast<size_t>(TmParser::INT_LIT)) && set.contains(static_cast<size_t>(TmParser::ID)))
+    return "expression";
+  std::vector<std::string> names;
+  for (ssize_t t : set.toList()) {
+    names.push_back(t < 0 ? "end of file"
+                          : TokenTypeName(parser->getVocabulary(), static_cast<size_t>(t)));
+  }
+  // A long list ("expected one of 40 tokens") helps nobody.
+  if (names.empty() || names.size() > 6) return "";
+  if (names.size() == 1) return names.front();
+  std::string s = "one of ";
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + names[i];
+  return s;
+}
+
+}  // namespace
+
+SourceRange TokenLocator::Range(const antlr4::Token* tok) const {
+  if (tok->getType() == antlr4::Token::EOF) {
+    uint32_t end = static_cast<uint32_t>(sm.Contents(file_id).size());
+    return SourceRange{sm.Loc(file_id, end), sm.Loc(file_id, end)};
+  }
+  uint32_t b = cp_map.ByteOffset(tok->getStartIndex());
+  uint32_t e = cp_map.ByteOffset(tok->getStopIndex() + 1);
+  return SourceRange{sm.Loc(file_id, b), sm.Loc(file_id, e)};
+}
+
+SourceRange TokenLocator::After(const antlr4::Token* tok) const {
+  SourceRange r = Range(tok);
+  return SourceRange{r.end, r.end};
+}
+
+SourceRange TokenLocator::Range(antlr4::ParserRuleContext* ctx) const {
+  SourceRange b = Range(ctx->getStart());
+  const antlr4::Token* stop = ctx->getStop();
+  if (!stop || stop->getTokenIndex() < ctx->getStart()->getTokenIndex()) return b;
+  return SourceRange{b.begin, Range(stop).end};
+}
+
+void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::Token* offending,
+                                      size_t, size_t, const std::string& msg,
+                                      std::exception_ptr) {
+  auto* parser = static_cast<antlr4::Parser*>(recognizer);
+  ++errors_;
+  std::string hint = ExpectedHint(parser);
+  if (msg.rfind("missing ", 0) == 0 && !hint.empty()) {
+    // Point just past the previous token, as clang does for a missing ';'.
+    antlr4::Token* prev = parser->getTokenStream()->LT(-1);
+    SourceRange where = prev ? locate_.After(prev) : locate_.Range(offending);
+    diags_.Report(where, DiagKind::ExpectedToken, hint, Describe(offending));
+  } else if (!hint.empty()) {
+    diags_.Report(locate_.Range(offending), DiagKind::UnexpectedTokenExpected,
+                  Describe(offending), hint);
+  } else {
+    diags_.Report(locate_.Range(offending), DiagKind::UnexpectedToken, Describe(offending));
+  }
+  if (diags_.ShouldStop()) throw antlr4::ParseCancellationException("error limit");
+}
+
+}  // namespace tmc

@@ -1,0 +1,177 @@
+// The .tm language: tensor operators and kernels scheduled with task mappings.
+// docs/language.md is the normative reference; this grammar is its syntax.
+// CMake runs ANTLR on this file at build time; the generated parser is never
+// committed. Only frontend/parse/ includes the generated headers.
+grammar Tm;
+
+// ---------------------------------------------------------------- modules
+translationUnit : importDecl* topDecl* EOF ;
+
+importDecl : IMPORT qualifiedName SEMI ;
+qualifiedName : ID (DOT ID)* ;
+
+topDecl
+  : opDecl
+  | kernelDecl
+  | funcDecl
+  | graphDecl
+  | constDecl
+  ;
+
+// A module-level compile-time constant (an integer, a bool or a task mapping).
+constDecl : LET ID (COLON type_)? ASSIGN expr SEMI ;
+
+param : ID COLON type_ ;
+paramList : param (COMMA param)* ;
+
+// ---------------------------------------------------------------- ops
+opDecl : OP ID LPAREN paramList? RPAREN ARROW type_ LBRACE opStmt* RBRACE ;
+
+opStmt
+  : LET ID (LBRACK idList RBRACK)? ASSIGN expr SEMI   # opLet
+  | ID (LBRACK idList RBRACK)? ASSIGN expr SEMI       # opOut
+  ;
+idList : ID (COMMA ID)* ;
+
+// ---------------------------------------------------------------- kernels
+kernelDecl : KERNEL ID ctParamList? LPAREN paramList? RPAREN kernelClause* block ;
+
+ctParamList : LT ctParam (COMMA ctParam)* GT ;
+// The default is a primary expression so that '>' closes the list.
+ctParam : ID COLON type_ (IN LBRACK exprList RBRACK)? (ASSIGN primary)? ;
+
+kernelClause
+  : IMPLEMENTS ID                      # implementsClause
+  | WHERE expr (COMMA expr)*           # whereClause
+  | ID LPAREN exprList RPAREN          # launchClause   // grid(...) or block(...)
+  ;
+
+// ---------------------------------------------------------------- funcs, graphs
+funcDecl : FUNC ID LPAREN paramList? RPAREN (ARROW type_)? block ;
+graphDecl : GRAPH ID LPAREN paramList? RPAREN ARROW type_ block ;
+
+// ---------------------------------------------------------------- types
+type_ : scalarType (LBRACK exprList? RBRACK layout?)? ;
+scalarType : BOOL | I8 | I16 | I32 | I64 | U8 | U16 | U32 | U64
+           | F16 | BF16 | F32 | F64 | INT ;
+// row_major, col_major, strided(...), swizzle(...): checked by name in sema.
+layout : ID (LPAREN exprList? RPAREN)? ;
+
+// ---------------------------------------------------------------- statements
+block : LBRACE stmt* RBRACE ;
+
+stmt
+  : LET ID (COLON type_)? ASSIGN expr SEMI                   # letStmt
+  | VAR ID (COLON type_)? (ASSIGN expr)? SEMI                # varStmt
+  | SHARED ID COLON type_ SEMI                               # sharedStmt
+  | REGISTER ID COLON type_ (BY expr)? SEMI                  # registerStmt
+  | ifStatement                                              # ifStmt
+  | FOR forVars IN expr (ON expr)? block                     # forStmt
+  | WHILE LPAREN expr RPAREN block                           # whileStmt
+  | BREAK SEMI                                               # breakStmt
+  | CONTINUE SEMI                                            # continueStmt
+  | RETURN expr? SEMI                                        # returnStmt
+  | SYNC SEMI                                                # syncStmt
+  | block                                                    # blockStmt
+  | expr assignOp expr SEMI                                  # assignStmt
+  | expr SEMI                                                # exprStmt
+  ;
+
+ifStatement : IF LPAREN expr RPAREN block (ELSE (block | ifStatement))? ;
+
+forVars : ID | LPAREN ID (COMMA ID)* RPAREN ;
+
+assignOp
+  : ASSIGN | PLUS_ASSIGN | MINUS_ASSIGN | STAR_ASSIGN | SLASH_ASSIGN
+  | PERCENT_ASSIGN | AMP_ASSIGN | PIPE_ASSIGN | CARET_ASSIGN
+  | SHL_ASSIGN | SHR_ASSIGN
+  ;
+
+// ---------------------------------------------------------------- expressions
+// Alternatives are listed from the tightest binding to the loosest, as in C.
+// A reduction `sum(k < K) body` binds loosest of all: its body extends as far
+// to the right as possible.
+expr
+  : primary                                            # primaryExpr
+  | expr LBRACK exprList RBRACK                        # indexExpr
+  | expr DOT ID                                        # memberExpr
+  | <assoc=right> op=(MINUS | PLUS | NOT | TILDE) expr  # unaryExpr
+  | expr op=(STAR | SLASH | PERCENT) expr              # binaryExpr
+  | expr op=(PLUS | MINUS) expr                        # binaryExpr
+  | expr op=(SHL | SHR) expr                           # binaryExpr
+  | expr op=(LT | LE | GT | GE) expr                   # binaryExpr
+  | expr op=(EQ | NE) expr                             # binaryExpr
+  | expr op=AMP expr                                   # binaryExpr
+  | expr op=CARET expr                                 # binaryExpr
+  | expr op=PIPE expr                                  # binaryExpr
+  | expr op=ANDAND expr                                # binaryExpr
+  | expr op=OROR expr                                  # binaryExpr
+  | <assoc=right> expr QUESTION expr COLON expr        # ternaryExpr
+  | ID LPAREN reduceVar (COMMA reduceVar)* RPAREN expr # reduceExpr
+  ;
+
+reduceVar : ID LT expr ;
+
+primary
+  : INT_LIT                              # intLit
+  | FLOAT_LIT                            # floatLit
+  | (TRUE | FALSE)                       # boolLit
+  | ID LPAREN exprList? RPAREN           # callPrimary
+  | scalarType LPAREN expr RPAREN        # castPrimary
+  | ID                                   # namePrimary
+  | LPAREN expr RPAREN                   # parenPrimary
+  ;
+
+exprList : expr (COMMA expr)* ;
+
+// ---------------------------------------------------------------- lexer
+IMPORT : 'import' ; OP : 'op' ; KERNEL : 'kernel' ; FUNC : 'func' ;
+GRAPH : 'graph' ; LET : 'let' ; VAR : 'var' ; SHARED : 'shared' ;
+REGISTER : 'register' ; BY : 'by' ; FOR : 'for' ; IN : 'in' ; ON : 'on' ;
+IF : 'if' ; ELSE : 'else' ; WHILE : 'while' ; BREAK : 'break' ;
+CONTINUE : 'continue' ; RETURN : 'return' ; SYNC : 'sync' ;
+IMPLEMENTS : 'implements' ; WHERE : 'where' ; TRUE : 'true' ; FALSE : 'false' ;
+
+BOOL : 'bool' ; I8 : 'i8' ; I16 : 'i16' ; I32 : 'i32' ; I64 : 'i64' ;
+U8 : 'u8' ; U16 : 'u16' ; U32 : 'u32' ; U64 : 'u64' ;
+F16 : 'f16' ; BF16 : 'bf16' ; F32 : 'f32' ; F64 : 'f64' ; INT : 'int' ;
+
+ARROW : '->' ;
+PLUS_ASSIGN : '+=' ; MINUS_ASSIGN : '-=' ; STAR_ASSIGN : '*=' ; SLASH_ASSIGN : '/=' ;
+PERCENT_ASSIGN : '%=' ; AMP_ASSIGN : '&=' ; PIPE_ASSIGN : '|=' ; CARET_ASSIGN : '^=' ;
+SHL_ASSIGN : '<<=' ; SHR_ASSIGN : '>>=' ;
+SHL : '<<' ; SHR : '>>' ;
+LE : '<=' ; GE : '>=' ; EQ : '==' ; NE : '!=' ; ANDAND : '&&' ; OROR : '||' ;
+LT : '<' ; GT : '>' ; ASSIGN : '=' ;
+PLUS : '+' ; MINUS : '-' ; STAR : '*' ; SLASH : '/' ; PERCENT : '%' ;
+AMP : '&' ; PIPE : '|' ; CARET : '^' ; NOT : '!' ; TILDE : '~' ;
+QUESTION : '?' ; COLON : ':' ; SEMI : ';' ; COMMA : ',' ; DOT : '.' ;
+LPAREN : '(' ; RPAREN : ')' ; LBRACK : '[' ; RBRACK : ']' ;
+LBRACE : '{' ; RBRACE : '}' ;
+
+// Numbers carry an optional alphabetic suffix (10u32, 1.5f16, 2f); the
+// frontend validates the suffix so that a bad one gets a precise diagnostic.
+FLOAT_LIT
+  : DIGITS '.' DIGITS EXPONENT? SUFFIX?
+  | DIGITS EXPONENT SUFFIX?
+  ;
+INT_LIT
+  : ('0x' | '0X') [0-9a-fA-F] [0-9a-fA-F_]* SUFFIX_NOHEX?
+  | ('0b' | '0B') [01] [01_]* SUFFIX?
+  | DIGITS SUFFIX?
+  ;
+fragment DIGITS : [0-9] [0-9_]* ;
+fragment EXPONENT : [eE] [+-]? [0-9]+ ;
+fragment SUFFIX : [a-zA-Z] [a-zA-Z0-9]* ;
+fragment SUFFIX_NOHEX : [g-zG-Z] [a-zA-Z0-9]* ;
+
+ID : [a-zA-Z_] [a-zA-Z_0-9]* ;
+
+LINE_COMMENT : '//' ~[\n]* -> channel(HIDDEN) ;
+BLOCK_COMMENT : '/*' .*? '*/' -> channel(HIDDEN) ;
+UNTERMINATED_COMMENT : '/*' .*? EOF ;
+WS : [ \t\r\n\f]+ -> channel(HIDDEN) ;
+
+// Anything else is one bad character; the frontend reports it and the parser
+// never sees it, so ANTLR's lexer never prints to the console.
+ERROR_CHAR : . ;

@@ -1,0 +1,129 @@
+// The diagnostics engine: every user-facing error, warning and note goes
+// through it, from any stage. Kinds are registered in diagnostic_kinds.def.
+#pragma once
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/source_manager.h"
+
+namespace tmc {
+
+enum class Severity { Note, Warning, Error };
+
+enum class DiagKind {
+#define TMC_DIAG(name, severity, format) name,
+#include "support/diagnostic_kinds.def"
+  kCount
+};
+
+/// The registered name of a kind (its identifier in diagnostic_kinds.def).
+std::string_view DiagKindName(DiagKind kind);
+Severity DiagKindSeverity(DiagKind kind);
+std::string_view DiagKindFormat(DiagKind kind);
+
+struct Diagnostic {
+  DiagKind kind;
+  Severity severity;
+  SourceRange range;
+  std::string message;
+};
+
+/// Receives diagnostics as they are emitted, notes right after their parent.
+class DiagnosticConsumer {
+ public:
+  virtual ~DiagnosticConsumer() = default;
+  virtual void Handle(const Diagnostic& diag) = 0;
+};
+
+/// Prints diagnostics as clang does: location, message, source line, caret.
+class TextDiagnosticPrinter : public DiagnosticConsumer {
+ public:
+  TextDiagnosticPrinter(const SourceManager& sm, std::FILE* out) : sm_(sm), out_(out) {}
+  void Handle(const Diagnostic& diag) override;
+
+ private:
+  const SourceManager& sm_;
+  std::FILE* out_;
+};
+
+/// Renders one diagnostic (header line, source line, caret line).
+std::string RenderDiagnostic(const SourceManager& sm, const Diagnostic& diag);
+
+class DiagnosticEngine;
+
+/// Collects one diagnostic and its notes; emits them when it goes out of scope.
+class DiagnosticBuilder {
+ public:
+  DiagnosticBuilder(DiagnosticEngine* engine, Diagnostic diag) : engine_(engine) {
+    diags_.push_back(std::move(diag));
+  }
+  DiagnosticBuilder(DiagnosticBuilder&& other) noexcept
+      : engine_(other.engine_), diags_(std::move(other.diags_)) {
+    other.engine_ = nullptr;
+  }
+  DiagnosticBuilder(const DiagnosticBuilder&) = delete;
+  DiagnosticBuilder& operator=(const DiagnosticBuilder&) = delete;
+  ~DiagnosticBuilder();
+
+  template <typename... Args>
+  DiagnosticBuilder& Note(SourceRange range, DiagKind kind, Args&&... args) {
+    diags_.push_back(Diagnostic{kind, Severity::Note, range,
+                                fmt::format(fmt::runtime(DiagKindFormat(kind)),
+                                            std::forward<Args>(args)...)});
+    return *this;
+  }
+
+ private:
+  DiagnosticEngine* engine_;
+  std::vector<Diagnostic> diags_;
+};
+
+class DiagnosticEngine {
+ public:
+  DiagnosticEngine(const SourceManager& sm, DiagnosticConsumer& consumer)
+      : sm_(sm), consumer_(&consumer) {}
+
+  template <typename... Args>
+  DiagnosticBuilder Report(SourceRange range, DiagKind kind, Args&&... args) {
+    return DiagnosticBuilder(
+        this, Diagnostic{kind, DiagKindSeverity(kind), range,
+                         fmt::format(fmt::runtime(DiagKindFormat(kind)),
+                                     std::forward<Args>(args)...)});
+  }
+
+  void SetWarningsAsErrors(bool on) { warnings_as_errors_ = on; }
+  void SetSuppressWarnings(bool on) { suppress_warnings_ = on; }
+  /// After this many errors, one more note says so and the rest are dropped.
+  void SetErrorLimit(unsigned limit) { error_limit_ = limit; }
+  /// Appends the name of each emitted kind to this file (the test suite uses
+  /// it to check that every kind is exercised by some test).
+  void SetKindLog(std::string path) { kind_log_ = std::move(path); }
+
+  unsigned ErrorCount() const { return error_count_; }
+  unsigned WarningCount() const { return warning_count_; }
+  bool HasErrors() const { return error_count_ > 0; }
+  /// True once the error limit is reached: stages should stop early.
+  bool ShouldStop() const { return error_limit_ != 0 && error_count_ >= error_limit_; }
+  const SourceManager& sources() const { return sm_; }
+
+ private:
+  friend class DiagnosticBuilder;
+  void Emit(std::vector<Diagnostic>& diags);
+
+  const SourceManager& sm_;
+  DiagnosticConsumer* consumer_;
+  bool warnings_as_errors_ = false;
+  bool suppress_warnings_ = false;
+  bool limit_reported_ = false;
+  unsigned error_limit_ = 20;
+  unsigned error_count_ = 0;
+  unsigned warning_count_ = 0;
+  std::string kind_log_;
+};
+
+}  // namespace tmc

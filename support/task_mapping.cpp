@@ -1,0 +1,131 @@
+// Task-mapping algebra. For f * g, worker w splits into wf = w / g.workers and
+// wg = w % g.workers, and its tasks are tf ⊙ g.shape + tg for tf in f(wf), tg
+// in g(wg). A chain a1 * ... * an is evaluated left to right with the scale
+// of each atom being the product of the shapes of the atoms to its right.
+#include "support/task_mapping.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace tmc {
+
+std::optional<int64_t> CheckedProduct(const std::vector<int64_t>& dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) {
+    if (d <= 0) return std::nullopt;
+    if (p > (int64_t{1} << 62) / d) return std::nullopt;
+    p *= d;
+  }
+  return p;
+}
+
+int64_t MappingAtom::Tasks() const { return CheckedProduct(dims).value_or(0); }
+
+int64_t MappingAtom::Workers() const {
+  return kind == Kind::Spatial || kind == Kind::ColSpatial ? Tasks() : 1;
+}
+
+// Unravels `index` over `dims`, row-major (last dim fastest) or column-major.
+static Task Unravel(int64_t index, const std::vector<int64_t>& dims, bool col_major) {
+  Task t(dims.size());
+  if (col_major) {
+    for (size_t i = 0; i < dims.size(); ++i) {
+      t[i] = index % dims[i];
+      index /= dims[i];
+    }
+  } else {
+    for (size_t i = dims.size(); i-- > 0;) {
+      t[i] = index % dims[i];
+      index /= dims[i];
+    }
+  }
+  return t;
+}
+
+std::vector<Task> AtomTasks(const MappingAtom& atom, int64_t w) {
+  switch (atom.kind) {
+    case MappingAtom::Kind::Spatial: return {Unravel(w, atom.dims, false)};
+    case MappingAtom::Kind::ColSpatial: return {Unravel(w, atom.dims, true)};
+    case MappingAtom::Kind::Repeat:
+    case MappingAtom::Kind::ColRepeat: {
+      std::vector<Task> tasks;
+      int64_t n = atom.Tasks();
+      tasks.reserve(static_cast<size_t>(n));
+      bool col = atom.kind == MappingAtom::Kind::ColRepeat;
+      for (int64_t i = 0; i < n; ++i) tasks.push_back(Unravel(i, atom.dims, col));
+      return tasks;
+    }
+  }
+  return {};
+}
+
+TaskMapping TaskMapping::Primitive(MappingAtom::Kind kind, std::vector<int64_t> dims) {
+  TaskMapping m;
+  m.atoms_.push_back(MappingAtom{kind, dims});
+  m.workers_ = m.atoms_.back().Workers();
+  m.shape_ = std::move(dims);
+  return m;
+}
+
+TaskMapping TaskMapping::Compose(const TaskMapping& rhs) const {
+  TaskMapping m = *this;
+  m.atoms_.insert(m.atoms_.end(), rhs.atoms_.begin(), rhs.atoms_.end());
+  m.workers_ = workers_ * rhs.workers_;
+  for (size_t i = 0; i < m.shape_.size() && i < rhs.shape_.size(); ++i)
+    m.shape_[i] *= rhs.shape_[i];
+  return m;
+}
+
+int64_t TaskMapping::TaskCount() const { return CheckedProduct(shape_).value_or(0); }
+
+void TaskMapping::ForEachTaskFrom(size_t atom, int64_t w, Task& base,
+                                  const std::function<void(const Task&)>& fn) const {
+  if (atom == atoms_.size()) {
+    fn(base);
+    return;
+  }
+  // Workers and shape of the chain to the right of this atom.
+  int64_t rest_workers = 1;
+  Task rest_shape(shape_.size(), 1);
+  for (size_t j = atom + 1; j < atoms_.size(); ++j) {
+    rest_workers *= atoms_[j].Workers();
+    for (size_t d = 0; d < rest_shape.size(); ++d) rest_shape[d] *= atoms_[j].dims[d];
+  }
+  Task saved = base;
+  for (const Task& t : AtomTasks(atoms_[atom], w / rest_workers)) {
+    for (size_t d = 0; d < base.size(); ++d) base[d] = saved[d] + t[d] * rest_shape[d];
+    ForEachTaskFrom(atom + 1, w % rest_workers, base, fn);
+  }
+  base = saved;
+}
+
+std::vector<Task> TaskMapping::TasksOf(int64_t w) const {
+  std::vector<Task> tasks;
+  ForEachTask(w, [&](const Task& t) { tasks.push_back(t); });
+  return tasks;
+}
+
+static std::string JoinDims(const std::vector<int64_t>& dims) {
+  return fmt::format("{}", fmt::join(dims, ", "));
+}
+
+std::string TaskMapping::ToString() const {
+  std::string s;
+  for (const MappingAtom& a : atoms_) {
+    if (!s.empty()) s += " * ";
+    switch (a.kind) {
+      case MappingAtom::Kind::Spatial: s += "spatial"; break;
+      case MappingAtom::Kind::ColSpatial: s += "col_spatial"; break;
+      case MappingAtom::Kind::Repeat: s += "repeat"; break;
+      case MappingAtom::Kind::ColRepeat: s += "col_repeat"; break;
+    }
+    s += "(" + JoinDims(a.dims) + ")";
+  }
+  return s;
+}
+
+std::string TaskMapping::TypeString() const {
+  return fmt::format("mapping<{}, {}, ({})>", Rank(), workers_, JoinDims(shape_));
+}
+
+}  // namespace tmc

@@ -1,0 +1,25 @@
+# lit configuration of tmc's tests: one folder per stage, FileCheck and
+# --verify-diagnostics; the unit tests run through unit/lit.cfg.py.
+import os
+import lit.formats
+
+config.name = "tmc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".tm", ".test"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "run_tests.py", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = config.tmc_obj_root
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.tmc_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.environment["TMC_STDLIB_DIR"] = os.path.join(config.tmc_source_dir, "stdlib")
+# Every diagnostic kind emitted during the run is logged here; run_tests.py
+# then checks that each registered kind was exercised by some test.
+log = os.environ.get("TMC_DIAGNOSTIC_LOG")
+if log:
+    config.environment["TMC_DIAGNOSTIC_LOG"] = log
+
+config.substitutions.append(("%tmc", os.path.join(config.tmc_tools_dir, "tmc")))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%examples", os.path.join(config.tmc_source_dir, "examples")))
+config.substitutions.append(("%stdlib", os.path.join(config.tmc_source_dir, "stdlib")))

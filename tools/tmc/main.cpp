@@ -1,0 +1,167 @@
+// The tmc driver: parses the command line, runs the frontend, writes what
+// --emit asks for. Exit codes: 0 success, 1 user error, 2 internal error.
+#include <pthread.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "frontend/ast/ast_printer.h"
+#include "frontend/compilation.h"
+#include "support/diagnostic_verifier.h"
+#include "tools/tmc/mapping_command.h"
+#include "tools/tmc/options.h"
+
+namespace tmc::driver {
+namespace {
+
+// Replaces every line outside chunk `keep` with an empty line, so that a
+// chunk of a `// -----` split file keeps its original line numbers.
+std::vector<std::string> SplitChunks(const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> lines;  // [begin, end) of each line
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string::npos ? text.size() : nl;
+    lines.emplace_back(pos, end);
+    if (nl == std::string::npos) break;
+    pos = nl + 1;
+  }
+  std::vector<size_t> separators;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string line = text.substr(lines[i].first, lines[i].second - lines[i].first);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    if (line == "// -----") separators.push_back(i);
+  }
+  std::vector<std::string> chunks;
+  size_t begin = 0;
+  separators.push_back(lines.size());
+  for (size_t sep : separators) {
+    std::string chunk;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (i >= begin && i < sep) chunk += text.substr(lines[i].first, lines[i].second - lines[i].first);
+      if (i + 1 < lines.size()) chunk += '\n';
+    }
+    chunks.push_back(std::move(chunk));
+    begin = sep + 1;
+  }
+  return chunks;
+}
+
+bool WriteOutput(const Options& o, const std::string& text) {
+  if (o.output.empty() || o.output == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return true;
+  }
+  std::FILE* f = std::fopen(o.output.c_str(), "wb");
+  if (!f) {
+    std::fprintf(stderr, "tmc: error: cannot write '%s'\n", o.output.c_str());
+    return false;
+  }
+  std::fwrite(text.data(), 1, text.size(), f);
+  return std::fclose(f) == 0;
+}
+
+int RealMain(int argc, char** argv) {
+  Options o;
+  bool exit_now = false;
+  if (!ParseOptions(argc, argv, &o, &exit_now)) return 1;
+  if (exit_now) return 0;
+  if (o.stdlib_dir.empty()) {
+    const char* env = std::getenv("TMC_STDLIB_DIR");
+    o.stdlib_dir = env ? env : TMC_DEFAULT_STDLIB_DIR;
+  }
+
+  SourceManager sm;
+  DiagnosticVerifier verifier(sm);
+  TextDiagnosticPrinter printer(sm, stderr);
+  DiagnosticConsumer& consumer =
+      o.verify_diagnostics ? static_cast<DiagnosticConsumer&>(verifier) : printer;
+  DiagnosticEngine diags(sm, consumer);
+  diags.SetWarningsAsErrors(o.warnings_as_errors);
+  diags.SetSuppressWarnings(o.no_warnings);
+  diags.SetErrorLimit(o.verify_diagnostics ? 0 : o.error_limit);
+  if (const char* log = std::getenv("TMC_DIAGNOSTIC_LOG")) diags.SetKindLog(log);
+
+  std::string output;
+  if (o.command == "mapping") {
+    RunMappingCommand(o, sm, diags, &output);
+  } else {
+    CompileOptions copts;
+    copts.include_dirs = o.include_dirs;
+    copts.stdlib_dir = o.stdlib_dir;
+    copts.check.defines = o.defines;
+    copts.parse_only = o.parse_only;
+    Compilation comp(sm, diags, copts);
+    const std::string& path = o.inputs.front();
+    std::vector<sema::CheckedModule*> modules;
+    if (o.split_input_file) {
+      std::string text, error;
+      if (!ReadFile(path, &text, &error)) {
+        diags.Report(SourceRange{}, DiagKind::CannotOpenFile, path, error);
+      } else {
+        for (std::string& chunk : SplitChunks(text)) modules.push_back(comp.CompileBuffer(path, std::move(chunk)));
+      }
+    } else {
+      modules.push_back(comp.CompileFile(path));
+    }
+    if (o.emit == "ast")
+      for (const sema::CheckedModule* m : modules)
+        if (m) output += ast::PrintModule(*m->ast, sm);
+  }
+
+  if (o.verify_diagnostics) {
+    bool ok = verifier.Verify(stderr);
+    if (ok && !WriteOutput(o, output)) return 1;
+    return ok ? 0 : 1;
+  }
+  if (diags.HasErrors()) {
+    unsigned n = diags.ErrorCount();
+    std::fprintf(stderr, "%u error%s generated.\n", n, n == 1 ? "" : "s");
+    return 1;
+  }
+  return WriteOutput(o, output) ? 0 : 1;
+}
+
+struct MainArgs {
+  int argc;
+  char** argv;
+  int result;
+};
+
+void* MainThread(void* p) {
+  auto* args = static_cast<MainArgs*>(p);
+  try {
+    args->result = RealMain(args->argc, args->argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tmc: internal error: %s\n", e.what());
+    args->result = 2;
+  } catch (...) {
+    std::fprintf(stderr, "tmc: internal error: unknown exception\n");
+    args->result = 2;
+  }
+  return nullptr;
+}
+
+}  // namespace
+}  // namespace tmc::driver
+
+int main(int argc, char** argv) {
+  // The frontend recurses over the syntax tree; depth limits keep that
+  // bounded, and a large stack keeps the bound far from the edge.
+  tmc::driver::MainArgs args{argc, argv, 2};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t{512} << 20);
+  pthread_t thread;
+  if (pthread_create(&thread, &attr, tmc::driver::MainThread, &args) != 0) {
+    tmc::driver::MainThread(&args);
+  } else {
+    pthread_join(thread, nullptr);
+  }
+  pthread_attr_destroy(&attr);
+  std::fflush(stdout);
+  return args.result;
+}

@@ -1,0 +1,146 @@
+// Flags follow the conventions of clang: -o, -I DIR, -DNAME=VALUE (or -D
+// NAME=VALUE), --flag=value.
+#include "tools/tmc/options.h"
+
+#include <charconv>
+#include <cstdio>
+
+#include "tools/tmc/version.h"
+
+namespace tmc::driver {
+namespace {
+
+constexpr const char* kUsage = R"(tmc: a compiler for .tm tensor programs scheduled with task mappings
+
+usage:
+  tmc [options] FILE.tm             check FILE.tm and emit what --emit names
+  tmc mapping EXPR [options]        show a task mapping's workers, tasks and coverage
+
+compile options:
+  --emit=KIND             what to produce: check (default: diagnostics only), ast
+  -o FILE                 write the output to FILE instead of standard output
+  -I DIR                  search DIR for imported modules
+  -D NAME=VALUE           set a compile-time parameter (repeatable)
+  --stdlib=DIR            root of the standard library (import std.*)
+  --parse-only            stop after parsing (with --emit=ast: the raw tree)
+  --verify-diagnostics    check diagnostics against expected-error/-warning/-note
+                          comments in the source instead of printing them
+  --split-input-file      treat each '// -----' separated chunk as its own file
+  -Werror                 treat warnings as errors
+  -w                      suppress warnings
+  -ferror-limit=N         stop after N errors (0: no limit; default 20)
+
+mapping options:
+  --worker W              list the tasks of worker W
+  --grid                  draw the task domain with the owner of each task
+  --threads T             assume T workers run (default: the mapping's workers)
+
+  --help                  show this help
+  --version               show the version
+)";
+
+bool ParseInt(const std::string& text, int64_t* out) {
+  const char* b = text.data();
+  const char* e = b + text.size();
+  auto [p, ec] = std::from_chars(b, e, *out);
+  return ec == std::errc() && p == e;
+}
+
+bool Fail(const std::string& msg) {
+  std::fprintf(stderr, "tmc: error: %s\n(run 'tmc --help' for usage)\n", msg.c_str());
+  return false;
+}
+
+}  // namespace
+
+bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
+  *exit_now = false;
+  int i = 1;
+  if (argc > 1 && std::string(argv[1]) == "mapping") {
+    o->command = "mapping";
+    i = 2;
+  }
+  bool missing_value = false;
+  auto value_of = [&](const std::string& arg, const std::string& flag, std::string* v) {
+    // Accepts "-Ivalue", "-I value", "--flag=value", "--flag value".
+    if (arg == flag) {
+      if (i + 1 >= argc) {
+        missing_value = true;
+        return false;
+      }
+      *v = argv[++i];
+      return true;
+    }
+    if (arg.rfind(flag + "=", 0) == 0) {
+      *v = arg.substr(flag.size() + 1);
+      return true;
+    }
+    if (flag.size() == 2 && arg.rfind(flag, 0) == 0) {
+      *v = arg.substr(2);
+      return true;
+    }
+    return false;
+  };
+  for (; i < argc; ++i) {
+    std::string a = argv[i], v;
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      *exit_now = true;
+      return true;
+    }
+    if (a == "--version") {
+      std::printf("tmc %s\n", kTmcVersion);
+      *exit_now = true;
+      return true;
+    }
+    if (a == "--verify-diagnostics") o->verify_diagnostics = true;
+    else if (a == "--split-input-file") o->split_input_file = true;
+    else if (a == "--parse-only") o->parse_only = true;
+    else if (a == "-Werror") o->warnings_as_errors = true;
+    else if (a == "-w") o->no_warnings = true;
+    else if (a == "--grid") o->grid = true;
+    else if (a.rfind("-ferror-limit=", 0) == 0) {
+      int64_t n;
+      if (!ParseInt(a.substr(14), &n) || n < 0) return Fail("invalid error limit in '" + a + "'");
+      o->error_limit = static_cast<unsigned>(n);
+    } else if (value_of(a, "--emit", &v)) {
+      if (v != "check" && v != "ast") return Fail("unknown --emit kind '" + v + "' (expected check or ast)");
+      o->emit = v;
+    } else if (value_of(a, "--stdlib", &v)) {
+      o->stdlib_dir = v;
+    } else if (value_of(a, "--worker", &v)) {
+      int64_t n;
+      if (!ParseInt(v, &n)) return Fail("invalid worker '" + v + "'");
+      o->worker = n;
+    } else if (value_of(a, "--threads", &v)) {
+      int64_t n;
+      if (!ParseInt(v, &n) || n < 0) return Fail("invalid thread count '" + v + "'");
+      o->threads = n;
+    } else if (value_of(a, "-o", &v)) {
+      o->output = v;
+    } else if (value_of(a, "-I", &v)) {
+      o->include_dirs.push_back(v);
+    } else if (value_of(a, "-D", &v)) {
+      size_t eq = v.find('=');
+      int64_t n;
+      if (eq == std::string::npos || eq == 0) return Fail("-D expects NAME=VALUE, got '" + v + "'");
+      std::string val = v.substr(eq + 1);
+      if (val == "true") n = 1;
+      else if (val == "false") n = 0;
+      else if (!ParseInt(val, &n)) return Fail("-D value of '" + v.substr(0, eq) + "' must be an integer or bool");
+      o->defines[v.substr(0, eq)] = n;
+    } else if (missing_value) {
+      return Fail("missing value after '" + a + "'");
+    } else if (a.size() > 1 && a[0] == '-') {
+      return Fail("unknown option '" + a + "'");
+    } else {
+      o->inputs.push_back(a);
+    }
+  }
+  if (o->inputs.size() != 1)
+    return Fail(o->inputs.empty() ? (o->command == "mapping" ? "no mapping expression given" : "no input file")
+                                  : "exactly one input is expected");
+  return true;
+}
+
+}  // namespace tmc::driver

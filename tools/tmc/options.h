@@ -1,0 +1,35 @@
+// Command-line options of the tmc driver.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tmc::driver {
+
+struct Options {
+  std::string command = "compile";  // compile | mapping
+  std::vector<std::string> inputs;
+  std::string emit = "check";       // check | ast
+  std::string output;               // -o; empty: stdout
+  std::vector<std::string> include_dirs;
+  std::map<std::string, int64_t> defines;
+  std::string stdlib_dir;
+  bool verify_diagnostics = false;
+  bool split_input_file = false;
+  bool parse_only = false;
+  bool warnings_as_errors = false;
+  bool no_warnings = false;
+  unsigned error_limit = 20;
+  // tmc mapping
+  std::optional<int64_t> worker;
+  std::optional<int64_t> threads;
+  bool grid = false;
+};
+
+/// Parses argv. On error, prints a message to stderr and returns false.
+/// `exit_now` is set for --help and --version (already printed).
+bool ParseOptions(int argc, char** argv, Options* options, bool* exit_now);
+
+}  // namespace tmc::driver
