@@ -149,6 +149,9 @@ QUESTION : '?' ; COLON : ':' ; SEMI : ';' ; COMMA : ',' ; DOT : '.' ;
 LPAREN : '(' ; RPAREN : ')' ; LBRACK : '[' ; RBRACK : ']' ;
 LBRACE : '{' ; RBRACE : '}' ;
 
+// Comments and whitespace are skipped: --verify-diagnostics reads its
+// expectations from the raw text, and nothing else needs them.
+
 // Numbers carry an optional alphabetic suffix (10u32, 1.5f16, 2f); the
 // frontend validates the suffix so that a bad one gets a precise diagnostic.
 FLOAT_LIT
@@ -167,10 +170,10 @@ fragment SUFFIX_NOHEX : [g-zG-Z] [a-zA-Z0-9]* ;
 
 ID : [a-zA-Z_] [a-zA-Z_0-9]* ;
 
-LINE_COMMENT : '//' ~[\n]* -> channel(HIDDEN) ;
-BLOCK_COMMENT : '/*' .*? '*/' -> channel(HIDDEN) ;
+LINE_COMMENT : '//' ~[\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
 UNTERMINATED_COMMENT : '/*' .*? EOF ;
-WS : [ \t\r\n\f]+ -> channel(HIDDEN) ;
+WS : [ \t\r\n\f]+ -> skip ;
 
 // Anything else is one bad character; the frontend reports it and the parser
 // never sees it, so ANTLR's lexer never prints to the console.

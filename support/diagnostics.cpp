@@ -2,6 +2,9 @@
 #include "support/diagnostics.h"
 
 #include <array>
+#include <optional>
+
+#include "support/utf8.h"
 
 namespace tmc {
 namespace {
@@ -26,13 +29,49 @@ std::string_view SeverityName(Severity s) {
   return "error";
 }
 
-// Display width of a UTF-8 prefix: one column per code point, tabs kept.
-std::string CaretPadding(std::string_view line, size_t bytes) {
-  std::string pad;
-  for (size_t i = 0; i < bytes && i < line.size(); ++i) {
+// The echoed source line: valid UTF-8 is shown as is; bad bytes and control
+// characters (other than tab) become '?', so a diagnostic about binary
+// garbage does not write garbage to the terminal. `columns[i]` is the
+// display column at which byte i starts.
+struct EchoLine {
+  std::string text;
+  std::vector<size_t> columns;
+};
+
+EchoLine MakeEchoLine(std::string_view line) {
+  EchoLine echo;
+  echo.columns.assign(line.size() + 1, 0);
+  size_t col = 0, i = 0;
+  while (i < line.size()) {
     unsigned char c = static_cast<unsigned char>(line[i]);
-    if (c == '\t') pad += '\t';
-    else if ((c & 0xC0) != 0x80) pad += ' ';
+    size_t len = 1;
+    if (c >= 0x80) {
+      std::optional<size_t> bad = FindInvalidUtf8(line.substr(i, std::min<size_t>(4, line.size() - i)));
+      len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 1;
+      if (bad && *bad < len) len = 0;
+    }
+    if (len == 0) {
+      echo.columns[i++] = col++;
+      echo.text += '?';
+      continue;
+    }
+    for (size_t k = 0; k < len; ++k) echo.columns[i + k] = col;
+    if (c == '\t') echo.text += '\t';
+    else if (c < 0x20 || c == 0x7F) echo.text += '?';
+    else echo.text.append(line.substr(i, len));
+    i += len;
+    ++col;
+  }
+  echo.columns[line.size()] = col;
+  return echo;
+}
+
+// Spaces up to display column `col`, copying tabs so that carets line up.
+std::string Padding(const EchoLine& echo, std::string_view line, size_t col) {
+  std::string pad;
+  for (size_t i = 0; i < line.size() && echo.columns[i] < col; ++i) {
+    if (i > 0 && echo.columns[i] == echo.columns[i - 1]) continue;
+    pad += line[i] == '\t' ? '\t' : ' ';
   }
   return pad;
 }
@@ -56,18 +95,18 @@ std::string RenderDiagnostic(const SourceManager& sm, const Diagnostic& diag) {
   // Long lines (minified or generated input) are not echoed in full.
   constexpr size_t kMaxEcho = 4096;
   if (line.size() > kMaxEcho) return out;
-  out += line;
+  EchoLine echo = MakeEchoLine(line);
+  out += echo.text;
   out += '\n';
-  size_t col = loc.column - 1;
-  std::string caret = CaretPadding(line, col) + '^';
+  size_t begin = std::min<size_t>(loc.column - 1, line.size());
+  size_t begin_col = echo.columns[begin];
+  std::string caret = Padding(echo, line, begin_col) + '^';
   // Underline the rest of the range when it stays on this line.
   PresumedLoc end = sm.Presumed(diag.range.end);
   if (diag.range.end.offset > diag.range.begin.offset + 1 && end.file_id == loc.file_id &&
       end.line == loc.line) {
-    size_t end_col = std::min<size_t>(end.column - 1, line.size());
-    std::string tail = CaretPadding(line.substr(0, end_col), end_col);
-    size_t head = CaretPadding(line, col + 1).size();
-    if (tail.size() > head) caret += std::string(tail.size() - head, '~');
+    size_t end_col = echo.columns[std::min<size_t>(end.column - 1, line.size())];
+    if (end_col > begin_col + 1) caret += std::string(end_col - begin_col - 1, '~');
   }
   out += caret;
   out += '\n';

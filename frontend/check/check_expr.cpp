@@ -340,7 +340,12 @@ ExprInfo Checker::CheckUnary(ast::UnaryExpr* e) {
         break;
       case ast::UnaryOp::Plus: out.value = c; break;
       case ast::UnaryOp::Not: out.value = ConstValue::Bool(!c.b); break;
-      case ast::UnaryOp::BitNot: out.value = ConstValue::Int(~c.i); break;
+      case ast::UnaryOp::BitNot:
+        // Unsigned complements stay within the type's width.
+        out.value = ConstValue::Int(IsUnsigned(t->scalar) && t->scalar != ScalarKind::U64
+                                        ? static_cast<int64_t>(static_cast<uint64_t>(c.i) ^ IntegerMax(t->scalar))
+                                        : ~c.i);
+        break;
     }
     if (out.value && out.value->kind == ConstValue::Kind::Int && !v.untyped_literal &&
         !IntFits(out.value->i, t->scalar)) {

@@ -38,7 +38,7 @@ Symbol* Checker::Declare(Symbol symbol) {
 
 void Checker::PopScope() {
   scope_->ForEach([&](Symbol& s) {
-    if (s.warn_unused && !s.used && !s.name.starts_with("_"))
+    if (s.warn_unused && !s.used && !s.name.starts_with("_") && s.type && !s.type->IsError())
       diags_.Report(s.decl_range, DiagKind::UnusedVariable, s.name);
   });
   scope_ = scope_->parent();

@@ -435,7 +435,10 @@ class Builder {
     auto* n = New<FloatLit>(c);
     n->spelling = c->getText();
     std::string digits = text;
-    if (suffix.empty()) SplitNumber(c->getText(), false, &digits, &suffix);
+    if (suffix.empty()) {
+      digits.clear();
+      SplitNumber(c->getText(), false, &digits, &suffix);
+    }
     if (!suffix.empty()) {
       n->suffix = FloatSuffix(suffix);
       if (!n->suffix) diags_.Report(n->range, DiagKind::InvalidLiteralSuffix, suffix, "floating-point");

@@ -118,7 +118,32 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
   DepthGuard guard(options.max_rule_depth, parser);
   parser.addParseListener(&guard);
 
+  // Two-stage parsing, as ANTLR recommends: the fast SLL prediction mode
+  // with no recovery first; only a file that fails it (a syntax error, or
+  // one of the rare inputs that need full-context prediction) is parsed
+  // again in LL mode with error recovery and our diagnostics.
   TmParser::TranslationUnitContext* tree = nullptr;
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+      antlr4::atn::PredictionMode::SLL);
+  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  parser.removeErrorListeners();
+  try {
+    tree = parser.translationUnit();
+  } catch (const antlr4::ParseCancellationException&) {
+    tree = nullptr;
+  } catch (const NestingTooDeep& deep) {
+    diags.Report(locate.Range(deep.at), DiagKind::NestingTooDeep, options.max_rule_depth);
+    return nullptr;
+  }
+  if (tree) return lexical_errors ? nullptr : BuildAst(tree, file_id, diags, locate);
+
+  tokens.seek(0);
+  parser.reset();
+  parser.addParseListener(&guard);
+  parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+  parser.addErrorListener(&listener);
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+      antlr4::atn::PredictionMode::LL);
   try {
     tree = parser.translationUnit();
   } catch (const NestingTooDeep& deep) {

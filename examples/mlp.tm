@@ -1,0 +1,10 @@
+// A graph: ops composed over whole tensors. The compiler partitions it
+// around the anchor (matmul) and fuses the bias add and GELU into the
+// matmul kernel's epilogue.
+
+import std.nn;
+
+graph mlp(x: f32[M, 768], w: f32[768, 3072], b: f32[3072]) -> f32[M, 3072] {
+  let h = matmul(x, w);
+  return gelu(h + b);
+}
