@@ -74,6 +74,12 @@ std::vector<DiagnosticVerifier::Expectation> DiagnosticVerifier::ParseExpectatio
       target = static_cast<uint32_t>(t);
     }
     while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
+    // An optional count: `expected-note 3 {{...}}` expects three of them.
+    int count = 0;
+    while (p < text.size() && std::isdigit(static_cast<unsigned char>(text[p])) && count < 1000)
+      count = count * 10 + (text[p++] - '0');
+    if (count == 0) count = 1;
+    while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
     if (text.compare(p, 2, "{{") != 0) {
       errors->push_back(fmt::format("line {}: expected '{{{{' after expected-{}", line,
                                     SeverityWord(severity)));
@@ -85,8 +91,9 @@ std::vector<DiagnosticVerifier::Expectation> DiagnosticVerifier::ParseExpectatio
       errors->push_back(fmt::format("line {}: missing '}}}}' in expectation", line));
       continue;
     }
-    out.push_back(Expectation{severity, file_id, target,
-                              std::string(text.substr(p + 2, close - p - 2))});
+    for (int k = 0; k < count; ++k)
+      out.push_back(Expectation{severity, file_id, target,
+                                std::string(text.substr(p + 2, close - p - 2))});
     i = close + 1;
   }
   return out;

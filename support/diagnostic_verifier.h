@@ -3,6 +3,7 @@
 //   x = y;  // expected-error {{use of undeclared identifier 'y'}}
 //   // expected-warning@+1 {{unused variable}}
 //   // expected-note@-3 {{declared here}}      (@N: absolute line N)
+//   // expected-note 2 {{declared here}}       (expects two of them)
 //   // expected-no-diagnostics
 #pragma once
 

@@ -129,18 +129,17 @@ void DiagnosticEngine::Emit(std::vector<Diagnostic>& diags) {
     if (warnings_as_errors_) main.severity = Severity::Error;
   }
   if (main.severity == Severity::Error) {
-    if (ShouldStop()) {
-      if (!limit_reported_) {
-        limit_reported_ = true;
-        Diagnostic stop{DiagKind::TooManyErrors, Severity::Error, SourceRange{},
-                        std::string(DiagKindFormat(DiagKind::TooManyErrors))};
-        consumer_->Handle(stop);
-      }
-      return;
-    }
+    if (ShouldStop()) return;  // past the limit: already said so
     ++error_count_;
   } else if (main.severity == Severity::Warning) {
     ++warning_count_;
+  }
+  // The last error allowed is followed at once by the note that stages now
+  // stop, since they stop before reporting another.
+  if (ShouldStop() && !limit_reported_) {
+    limit_reported_ = true;
+    diags.push_back(Diagnostic{DiagKind::TooManyErrors, Severity::Error, SourceRange{},
+                               std::string(DiagKindFormat(DiagKind::TooManyErrors))});
   }
   std::FILE* log = kind_log_.empty() ? nullptr : std::fopen(kind_log_.c_str(), "a");
   for (const Diagnostic& d : diags) {

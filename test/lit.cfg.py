@@ -6,7 +6,7 @@ import lit.formats
 config.name = "tmc"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".tm", ".test"]
-config.excludes = ["Inputs", "unit", "CMakeLists.txt", "run_tests.py", "lit.cfg.py"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "run_tests.py", "expect_exit.py", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.tmc_obj_root
 
@@ -20,6 +20,7 @@ if log:
     config.environment["TMC_DIAGNOSTIC_LOG"] = log
 
 config.substitutions.append(("%tmc", os.path.join(config.tmc_tools_dir, "tmc")))
+config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(config.tmc_source_dir, "test", "expect_exit.py")))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%examples", os.path.join(config.tmc_source_dir, "examples")))
 config.substitutions.append(("%stdlib", os.path.join(config.tmc_source_dir, "stdlib")))

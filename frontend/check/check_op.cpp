@@ -69,6 +69,7 @@ ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
       diags_.Report(v.name.range, DiagKind::ShadowedIndex, v.name.name)
           .Note(outer->decl_range, DiagKind::NoteDeclaredHere, v.name.name);
       ok = false;
+      s.op_index = false;  // no extent checks on a variable already in error
     }
     Declare(std::move(s));
   }

@@ -13,8 +13,9 @@ using namespace ast;
 
 class Builder {
  public:
-  Builder(uint32_t file_id, DiagnosticEngine& diags, const TokenLocator& locate)
-      : diags_(diags), locate_(locate) {
+  Builder(uint32_t file_id, DiagnosticEngine& diags, const TokenLocator& locate,
+          unsigned max_depth)
+      : diags_(diags), locate_(locate), max_depth_(max_depth) {
     module_ = std::make_unique<Module>();
     module_->file_id = file_id;
   }
@@ -26,7 +27,10 @@ class Builder {
       for (antlr4::tree::TerminalNode* id : imp->qualifiedName()->ID()) i.path.push_back(Id(id));
       module_->imports.push_back(std::move(i));
     }
-    for (P::TopDeclContext* d : tu->topDecl()) module_->decls.push_back(TopDecl(d));
+    for (P::TopDeclContext* d : tu->topDecl()) {
+      module_->decls.push_back(TopDecl(d));
+      if (too_deep_) return nullptr;
+    }
     return std::move(module_);
   }
 
@@ -274,7 +278,23 @@ class Builder {
     }
   }
 
+  // Left-recursive operator chains ("1 + 1 + ... + 1") are parsed by a loop,
+  // not by recursion, so the parser's depth guard does not see them; the
+  // tree they make is as deep as the chain is long. Deeper than the limit,
+  // the file is rejected here, before anything recurses over the tree.
   ast::Expr* Expr(P::ExprContext* c) {
+    if (depth_ >= max_depth_) {
+      if (!too_deep_) diags_.Report(locate_.Range(c->getStart()), DiagKind::NestingTooDeep, max_depth_);
+      too_deep_ = true;
+      return module_->New<IntLit>();
+    }
+    ++depth_;
+    ast::Expr* e = ExprAt(c);
+    --depth_;
+    return e;
+  }
+
+  ast::Expr* ExprAt(P::ExprContext* c) {
     if (auto* e = dynamic_cast<P::PrimaryExprContext*>(c)) return Primary(e->primary());
     if (auto* e = dynamic_cast<P::IndexExprContext*>(c)) {
       auto* n = New<IndexExpr>(c);
@@ -453,13 +473,17 @@ class Builder {
   DiagnosticEngine& diags_;
   const TokenLocator& locate_;
   std::unique_ptr<Module> module_;
+  unsigned max_depth_;
+  unsigned depth_ = 0;
+  bool too_deep_ = false;
 };
 
 }  // namespace
 
 std::unique_ptr<ast::Module> BuildAst(P::TranslationUnitContext* tree, uint32_t file_id,
-                                      DiagnosticEngine& diags, const TokenLocator& locate) {
-  return Builder(file_id, diags, locate).Run(tree);
+                                      DiagnosticEngine& diags, const TokenLocator& locate,
+                                      unsigned max_expr_depth) {
+  return Builder(file_id, diags, locate, max_expr_depth).Run(tree);
 }
 
 }  // namespace tmc

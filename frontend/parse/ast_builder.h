@@ -11,9 +11,10 @@
 namespace tmc {
 
 /// Builds the AST of a syntactically valid tree. Literal errors (bad
-/// suffixes, values out of range) are reported here.
+/// suffixes, values out of range) are reported here, and so are expressions
+/// nested deeper than `max_expr_depth` (then the result is null).
 std::unique_ptr<ast::Module> BuildAst(grammar::TmParser::TranslationUnitContext* tree,
                                       uint32_t file_id, DiagnosticEngine& diags,
-                                      const TokenLocator& locate);
+                                      const TokenLocator& locate, unsigned max_expr_depth);
 
 }  // namespace tmc

@@ -66,8 +66,8 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
 
-  // Screen the tokens. Bad characters are reported here and hidden from the
-  // parser, so one stray byte costs one diagnostic, not a cascade.
+  // Screen the tokens: bad characters and unterminated comments are
+  // reported here, each once.
   bool lexical_errors = false;
   unsigned depth = 0;
   for (antlr4::Token* tok : tokens.getTokens()) {
@@ -80,7 +80,6 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
                        std::string(1, static_cast<char>(cp)));
         else
           diags.Report(locate.Range(tok), DiagKind::InvalidCodePoint, static_cast<unsigned>(cp));
-        static_cast<antlr4::CommonToken*>(tok)->setChannel(antlr4::Token::HIDDEN_CHANNEL);
         break;
       }
       case TmLexer::UNTERMINATED_COMMENT:
@@ -90,7 +89,6 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
                                        SourceLoc{locate.Range(tok).begin.offset + 2}}
                          : SourceRange{},
                      DiagKind::UnterminatedComment);
-        static_cast<antlr4::CommonToken*>(tok)->setChannel(antlr4::Token::HIDDEN_CHANNEL);
         break;
       case TmLexer::LPAREN:
       case TmLexer::LBRACK:
@@ -110,6 +108,10 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
     }
     if (diags.ShouldStop()) return nullptr;
   }
+
+  // A file with lexical errors is not parsed: the parser would only report
+  // the holes that the bad characters left.
+  if (lexical_errors) return nullptr;
 
   TmParser parser(&tokens);
   parser.removeErrorListeners();
@@ -135,7 +137,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
     diags.Report(locate.Range(deep.at), DiagKind::NestingTooDeep, options.max_rule_depth);
     return nullptr;
   }
-  if (tree) return lexical_errors ? nullptr : BuildAst(tree, file_id, diags, locate);
+  if (tree) return BuildAst(tree, file_id, diags, locate, options.max_expr_depth);
 
   tokens.seek(0);
   parser.reset();
@@ -152,8 +154,8 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
   } catch (const antlr4::ParseCancellationException&) {
     return nullptr;  // the error limit was reached; already reported
   }
-  if (lexical_errors || listener.errors() > 0 || diags.ShouldStop()) return nullptr;
-  return BuildAst(tree, file_id, diags, locate);
+  if (listener.errors() > 0 || diags.ShouldStop()) return nullptr;
+  return BuildAst(tree, file_id, diags, locate, options.max_expr_depth);
 }
 
 }  // namespace tmc

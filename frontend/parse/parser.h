@@ -14,6 +14,9 @@ struct ParseOptions {
   /// gets a diagnostic instead of exhausting the stack.
   unsigned max_bracket_depth = 256;
   unsigned max_rule_depth = 1500;
+  /// Deepest expression tree, which also bounds operator chains such as
+  /// "1 + 1 + ... + 1" (parsed by a loop, but as deep as they are long).
+  unsigned max_expr_depth = 10000;
 };
 
 /// Lexes and parses file `file_id` of the diagnostics' source manager.

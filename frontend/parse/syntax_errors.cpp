@@ -29,11 +29,16 @@ std::string Describe(const antlr4::Token* tok) {
   return "'" + text + "'";
 }
 
-std::string ExpectedHint(antlr4::Parser* parser) {
+std::string ExpectedHint(antlr4::Parser* parser, const antlr4::Token* offending) {
   antlr4::misc::IntervalSet set = parser->getExpectedTokens();
+  // At the end of the file, the missing piece is almost always a '}'.
+  if (offending->getType() == antlr4::Token::EOF && set.contains(static_cast<size_t>(TmParser::RBRACE)))
+    return "'}'";
   // Where any expression may start, say so instead of listing tokens.
   if (set.contains(static_cast<size_t>(TmParser::INT_LIT)) && set.contains(static_cast<size_t>(TmParser::ID)))
     return "expression";
+  if (set.contains(static_cast<size_t>(TmParser::F32)) && set.contains(static_cast<size_t>(TmParser::I32)))
+    return "a type";
   std::vector<std::string> names;
   for (ssize_t t : set.toList()) {
     names.push_back(t < 0 ? "end of file"
@@ -76,7 +81,21 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
                                       std::exception_ptr) {
   auto* parser = static_cast<antlr4::Parser*>(recognizer);
   ++errors_;
-  std::string hint = ExpectedHint(parser);
+  // One mistake, one diagnostic: after an error, ANTLR's recovery often
+  // trips again within the same statement ("if x > 1 {" -> missing '(' and
+  // then missing ')'). Errors before the next ';', '{' or '}' are dropped.
+  size_t index = offending->getTokenIndex();
+  if (last_error_index_) {
+    bool new_statement = false;
+    auto* stream = static_cast<antlr4::BufferedTokenStream*>(parser->getTokenStream());
+    for (size_t i = *last_error_index_; i < index && !new_statement; ++i) {
+      size_t t = stream->get(i)->getType();
+      new_statement = t == TmParser::SEMI || t == TmParser::LBRACE || t == TmParser::RBRACE;
+    }
+    if (!new_statement) return;
+  }
+  last_error_index_ = index;
+  std::string hint = ExpectedHint(parser, offending);
   if (msg.rfind("missing ", 0) == 0 && !hint.empty()) {
     // Point just past the previous token, as clang does for a missing ';'.
     antlr4::Token* prev = parser->getTokenStream()->LT(-1);

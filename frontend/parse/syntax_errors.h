@@ -3,6 +3,8 @@
 
 #include <antlr4-runtime.h>
 
+#include <optional>
+
 #include "support/diagnostics.h"
 #include "support/utf8.h"
 
@@ -32,6 +34,7 @@ class SyntaxErrorListener : public antlr4::BaseErrorListener {
   DiagnosticEngine& diags_;
   const TokenLocator& locate_;
   unsigned errors_ = 0;
+  std::optional<size_t> last_error_index_;
 };
 
 }  // namespace tmc

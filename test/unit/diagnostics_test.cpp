@@ -42,6 +42,7 @@ TEST(Diagnostics, ErrorLimitStopsAndSaysSo) {
   SourceRange r{sm.Loc(f, 0), sm.Loc(f, 1)};
   for (int i = 0; i < 5; ++i) e.Report(r, DiagKind::UndeclaredIdentifier, "x");
   ASSERT_EQ(c.diags.size(), 3u);
+  EXPECT_EQ(c.diags[1].kind, DiagKind::UndeclaredIdentifier);
   EXPECT_EQ(c.diags[2].kind, DiagKind::TooManyErrors);
   EXPECT_TRUE(e.ShouldStop());
 }

@@ -109,6 +109,8 @@ std::string DescribeMapping(const TaskMapping& m, std::optional<int64_t> worker,
   if (grid) {
     int64_t t = threads.value_or(m.Workers());
     if (threads) out += fmt::format("threads: {}\n", t);
+    if (t > m.Workers())
+      out += fmt::format("idle:    threads {}..{} get no tasks\n", m.Workers(), t - 1);
     DrawGrid(m, t, &out);
   }
   return out;

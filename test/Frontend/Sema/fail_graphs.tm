@@ -1,0 +1,48 @@
+// Graphs: op calls bind shape symbols; tensors broadcast; return types.
+// RUN: %tmc %s --split-input-file --verify-diagnostics
+
+op mm(A: f32[M, K], B: f32[K, N]) -> f32[M, N] { out[i, j] = sum(k < K) A[i, k] * B[k, j]; } // expected-note {{'mm' declared here}} expected-note {{'A' declared here}}
+op fix(X: f32[N, 4]) -> f32[N, 4] { out[i, j] = X[i, j]; }
+
+graph g1(x: f32[B, 64], w: f32[32, 16]) -> f32[B, 16] {
+  return mm(x, w);               // expected-error {{op 'mm': dimension 'K' is '64' in argument 1 but '32' in argument 2}}
+}
+
+graph g2(x: f32[B, 8]) -> f32[B, 8] {
+  return fix(x);                 // expected-error {{dimension 1 of argument 1 is '8' but op 'fix' requires 4}}
+}
+
+graph g3(x: f32[B, 8], y: f32[7]) -> f32[B, 8] {
+  let z = x + y;                 // expected-error {{cannot broadcast shapes [B, 8] and [7]}}
+  return x;
+}
+
+graph g4(x: f32[B, 8], y: f32[8]) -> f32[B, 8] {
+  let z = x * y + 1.0;
+  return z;
+}
+
+graph g5(x: f32[B, 8]) -> f32[B, 4] {
+  return x;                      // expected-error {{graph 'g5' returns 'f32[B, 8]' but is declared to return 'f32[B, 4]'}}
+}
+
+graph g6(x: f32[B, 8]) -> f32[B, 8] {  // expected-error {{'g6' does not return a value on every path}}
+  let y = x;                     // expected-warning {{unused variable 'y'}}
+}
+
+graph g7(x: f32[B, 8]) -> f32[B, 8] {
+  sync;                          // expected-error {{only 'let' and 'return' statements are allowed in a graph}}
+  return x % x;                  // expected-error {{invalid operands to binary '%' ('f32[B, 8]' and 'f32[B, 8]')}}
+}
+
+graph g8(x: f32[B, 8]) -> f32[B, 8] {
+  return mm(x);                  // expected-error {{'mm' takes 2 arguments, 1 given}}
+}
+
+graph g9(x: f16[B, 8], w: f32[8, 8]) -> f32[B, 8] {
+  return mm(x, w);               // expected-error {{argument has type 'f16[B, 8]' where 'f32[M, K]' is expected}}
+}
+
+graph g10(x: f32[B, 8]) -> f32[B, 8] {
+  return;                        // expected-error {{missing return value of type 'f32[B, 8]'}}
+}

@@ -1,0 +1,78 @@
+// Op definitions: output indices, reductions, index extents.
+// RUN: %tmc %s --split-input-file --verify-diagnostics
+
+op a(X: f32[M, N]) -> f32[M, N] {
+  out[i] = X[i, 0];           // expected-error {{the result has rank 2 but 'out' is indexed with 1 indices}}
+}
+
+// -----
+
+op b(X: f32[M, N]) -> f32[M, P] {  // expected-error {{result dimension 'P' is not bound by any parameter}}
+  out[i, j] = X[i, j];
+}
+
+// -----
+
+op c(X: f32[M, N]) -> f32[N, M] {
+  out[i, j] = X[i, j];        // expected-error {{index 'i' ranges over N but dimension 0 of 'X' has extent M}} expected-error {{index 'j' ranges over M but dimension 1 of 'X' has extent N}}
+}
+
+// -----
+
+op d(X: f32[M, N]) -> f32[M] {
+  out[i] = mean(k < N) X[i, k];  // expected-error {{unknown reduction 'mean'; expected sum, max, min or prod}}
+}
+
+// -----
+
+op e(X: f32[M, N]) -> f32[M] {
+  out[i] = sum(i < N) X[i, i];   // expected-error {{reduction variable 'i' shadows an index variable}}
+  // expected-note@-1 {{'i' declared here}}
+}
+
+// -----
+
+op f(X: f32[M, N]) -> f32[M] {   // expected-error {{op 'f' never assigns 'out'}}
+  result[i] = X[i, 0];           // expected-error {{an op assigns its result to 'out', not 'result'}}
+}
+
+// -----
+
+op g(X: f32[M]) -> f32[M] {
+  out[i] = X[i];                 // expected-note {{previous definition is here}}
+  out[i] = X[i] * 2.0;           // expected-error {{'out' is assigned more than once}}
+  let late[i] = X[i];            // expected-error {{'late' is defined after 'out'}}
+}
+
+// -----
+
+op h(X: f32[M]) -> f32[M] {
+  let t[r, q] = X[r];            // expected-error {{cannot infer the extent of index 'q': use it to index a tensor dimension}}
+  out[i] = X[i];
+}
+
+// -----
+
+op k(X: f32[M], flag: bool) -> f32[M] {
+  out[i] = flag;                 // expected-error {{the op's result has type 'bool' where 'f32' is expected}}
+}
+
+// -----
+
+op l(X: f32[M]) -> i32[M] {
+  out[i] = X[i];                 // expected-error {{implicit conversion from 'f32' to 'i32' may lose information}}
+}
+
+// -----
+
+op m(X: f32[M]) -> f32[M] {
+  let s = sum(k < M) X[k];
+  let t[i] = X[i] / s;
+  out[i] = t[i] + undefined;     // expected-error {{use of undeclared identifier 'undefined'}}
+}
+
+// -----
+
+op n(X: f32[M]) -> f32[M] {
+  out[i] = sum(k < M) (X[k] > 0.0); // expected-error {{reduction body has type 'bool' where 'a number' is expected}}
+}
