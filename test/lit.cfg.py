@@ -6,7 +6,7 @@ import lit.formats
 config.name = "tmc"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".tm", ".test"]
-config.excludes = ["Inputs", "unit", "CMakeLists.txt", "run_tests.py", "expect_exit.py", "lit.cfg.py"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "run_tests.py", "expect_exit.py", "fuzz_frontend.py", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.tmc_obj_root
 
