@@ -82,6 +82,7 @@ ExprInfo Checker::CheckExpr(ast::Expr* e) {
   }
   if (!info.type) info.type = types_.Error();
   e->type = info.type;
+  if (info.value && !info.type->IsError()) module_.constants[e] = *info.value;
   return info;
 }
 

@@ -51,6 +51,7 @@ bool Checker::Run() {
   for (const ast::Import& imp : module_.ast->imports) {
     const CheckedModule* m = resolve_import_(imp);
     if (!m) continue;
+    module_.imports.push_back(m);
     m->exports->ForEach([&](Symbol& s) {
       if (s.kind == Symbol::Kind::Const || s.kind == Symbol::Kind::Op ||
           s.kind == Symbol::Kind::Kernel || s.kind == Symbol::Kind::Func ||

@@ -77,6 +77,11 @@ struct CheckedModule {
   std::unique_ptr<ast::Module> ast;
   std::unique_ptr<Scope> exports = std::make_unique<Scope>(nullptr);
   std::map<std::string, KernelInstance> kernels;
+  /// The compile-time value of every expression that has one, for the
+  /// instance checked (kernels with their chosen parameter values).
+  std::unordered_map<const ast::Expr*, ConstValue> constants;
+  /// The modules this one imports, in import order.
+  std::vector<const CheckedModule*> imports;
   bool ok = false;
 };
 

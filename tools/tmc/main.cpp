@@ -11,6 +11,8 @@
 
 #include "frontend/ast/ast_printer.h"
 #include "frontend/compilation.h"
+#include "ir/from_ast.h"
+#include "ir/printer.h"
 #include "support/diagnostic_verifier.h"
 #include "tools/tmc/mapping_command.h"
 #include "tools/tmc/options.h"
@@ -111,6 +113,9 @@ int RealMain(int argc, char** argv) {
     if (o.emit == "ast")
       for (const sema::CheckedModule* m : modules)
         if (m) output += ast::PrintModule(*m->ast, sm);
+    if (o.emit == "ir" && !diags.HasErrors())
+      for (const sema::CheckedModule* m : modules)
+        if (m && m->ok) output += ir::Print(*ir::LowerFromAst(*m));
   }
 
   if (o.verify_diagnostics) {

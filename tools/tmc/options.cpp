@@ -104,7 +104,7 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
       if (!ParseInt(a.substr(14), &n) || n < 0) return Fail("invalid error limit in '" + a + "'");
       o->error_limit = static_cast<unsigned>(n);
     } else if (value_of(a, "--emit", &v)) {
-      if (v != "check" && v != "ast") return Fail("unknown --emit kind '" + v + "' (expected check or ast)");
+      if (v != "check" && v != "ast" && v != "ir") return Fail("unknown --emit kind '" + v + "' (expected check, ast or ir)");
       o->emit = v;
     } else if (value_of(a, "--stdlib", &v)) {
       o->stdlib_dir = v;

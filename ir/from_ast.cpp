@@ -1,0 +1,615 @@
+// The translation is direct: names become variables, buffers or constants;
+// compile-time values recorded by the checker become immediates; untyped
+// literals take the type of the other operand; `?:`, `&&` and `||` whose
+// later operands read memory are lowered to branches, so that a guard such
+// as `(i < M) ? A[i] : 0.0` never loads out of bounds.
+#include "ir/from_ast.h"
+
+#include <map>
+#include <unordered_map>
+
+#include "support/check.h"
+
+namespace tmc::ir {
+namespace {
+
+/// What a name denotes during lowering.
+struct Entity {
+  VarPtr var;
+  BufferPtr buffer;
+  std::optional<sema::ConstValue> value;
+};
+
+// True if evaluating `e` may read memory or have effects, so that it must
+// not be evaluated speculatively.
+bool MayAccessMemory(const ast::Expr* e) {
+  if (!e) return false;
+  switch (e->kind) {
+    case ast::ExprKind::Index:
+    case ast::ExprKind::Call:
+      return true;
+    case ast::ExprKind::Unary: return MayAccessMemory(static_cast<const ast::UnaryExpr*>(e)->operand);
+    case ast::ExprKind::Cast: return MayAccessMemory(static_cast<const ast::CastExpr*>(e)->operand);
+    case ast::ExprKind::Member: return false;
+    case ast::ExprKind::Binary: {
+      auto* b = static_cast<const ast::BinaryExpr*>(e);
+      return MayAccessMemory(b->lhs) || MayAccessMemory(b->rhs);
+    }
+    case ast::ExprKind::Ternary: {
+      auto* t = static_cast<const ast::TernaryExpr*>(e);
+      return MayAccessMemory(t->cond) || MayAccessMemory(t->then_value) || MayAccessMemory(t->else_value);
+    }
+    default: return false;
+  }
+}
+
+class Lowering {
+ public:
+  Lowering(Module& out) : out_(out) {}
+
+  void LowerKernel(const sema::CheckedModule& m, const ast::KernelDecl* k) {
+    module_ = &m;
+    auto fn = std::make_unique<Function>();
+    fn_ = fn.get();
+    fn->kind = Function::Kind::Kernel;
+    fn->name = k->name.name;
+    fn->loc = k->name.range;
+    if (k->implements) fn->implements = k->implements->name;
+    const sema::KernelInstance& inst = m.kernels.at(k->name.name);
+    fn->ct_values = inst.ct_values;
+    for (const sema::Dim& d : inst.block) fn->block.push_back(d.value);
+    if (fn->block.empty()) fn->block = {1};
+    scopes_.clear();
+    scopes_.emplace_back();
+    for (auto& [name, value] : inst.ct_values) {
+      Entity e;
+      const ast::CtParam* p = nullptr;
+      for (const ast::CtParam& cp : k->ct_params)
+        if (cp.name.name == name) p = &cp;
+      e.value = p && p->type.elem == ScalarKind::Bool ? sema::ConstValue::Bool(value != 0)
+                                                       : sema::ConstValue::Int(value);
+      scopes_.back()[name] = e;
+    }
+    DeclareParams(k->params);
+    for (const ast::LaunchClause& l : k->launch)
+      if (l.name.name == "grid")
+        for (ast::Expr* d : l.dims) fn->grid.push_back(Cast::Make(ScalarKind::I32, Value(d)));
+    if (fn->grid.empty()) fn->grid.push_back(IntImm::Make(ScalarKind::I32, 1));
+    fn->body = Block(k->body);
+    out_.functions.push_back(std::move(fn));
+  }
+
+ private:
+  // ---------------------------------------------------------------- names
+  Entity* Lookup(const std::string& name) {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) return &f->second;
+    }
+    return nullptr;
+  }
+
+  // Module constants and imported ones are found through the checked
+  // module's exports.
+  std::optional<sema::ConstValue> ModuleConstant(const std::string& name) {
+    if (sema::Symbol* s = FindExport(name); s && s->value) return s->value;
+    return std::nullopt;
+  }
+
+  // A top-level declaration of this module or of one it imports.
+  sema::Symbol* FindExport(const std::string& name) {
+    if (sema::Symbol* s = module_->exports->LookupLocal(name)) return s;
+    for (const sema::CheckedModule* m : module_->imports)
+      if (sema::Symbol* s = m->exports->LookupLocal(name)) return s;
+    return nullptr;
+  }
+
+  void DeclareParams(const std::vector<ast::Param>& params) {
+    std::vector<Param> shape_params;
+    // Shape symbols first, so that dimension expressions can use them.
+    for (const ast::Param& p : params) {
+      if (!p.type.is_tensor) continue;
+      for (ast::Expr* d : p.type.dims) {
+        auto* n = ast::dyn_cast<ast::NameExpr>(d);
+        if (!n || Lookup(n->name) || ModuleConstant(n->name)) continue;
+        Entity e;
+        e.var = NewVar(*fn_, n->name, ScalarKind::I32);
+        scopes_.back()[n->name] = e;
+        shape_params.push_back(Param{nullptr, e.var, true});
+      }
+    }
+    for (const ast::Param& p : params) {
+      Entity e;
+      if (p.type.is_tensor) {
+        e.buffer = MakeBuffer(p.name.name, p.type, MemScope::Global);
+        fn_->params.push_back(Param{e.buffer, nullptr, false});
+      } else {
+        e.var = NewVar(*fn_, p.name.name, p.type.elem);
+        fn_->params.push_back(Param{nullptr, e.var, false});
+      }
+      scopes_.back()[p.name.name] = e;
+    }
+    for (Param& p : shape_params) fn_->params.push_back(p);
+  }
+
+  BufferPtr MakeBuffer(const std::string& name, const ast::TypeSpec& spec, MemScope scope) {
+    auto b = std::make_shared<Buffer>();
+    b->name = name;
+    b->elem = spec.elem;
+    b->scope = scope;
+    for (ast::Expr* d : spec.dims) b->shape.push_back(Cast::Make(ScalarKind::I32, Value(d)));
+    if (spec.layout) {
+      const std::string& l = spec.layout->name.name;
+      b->layout = l == "col_major" ? LayoutKind::ColMajor
+                  : l == "strided" ? LayoutKind::Strided
+                  : l == "swizzle" ? LayoutKind::Swizzle
+                                   : LayoutKind::RowMajor;
+      for (ast::Expr* a : spec.layout->args) b->layout_args.push_back(Cast::Make(ScalarKind::I32, Value(a)));
+    }
+    return b;
+  }
+
+  // ---------------------------------------------------------------- exprs
+  Expr Imm(const sema::ConstValue& v, ScalarKind t) {
+    switch (v.kind) {
+      case sema::ConstValue::Kind::Int:
+        return IsFloat(t) ? FloatImm::Make(t, static_cast<double>(v.i)) : IntImm::Make(t, v.i);
+      case sema::ConstValue::Kind::Float:
+        return IsFloat(t) ? FloatImm::Make(t, v.f) : IntImm::Make(t, static_cast<int64_t>(v.f));
+      case sema::ConstValue::Kind::Bool: return IntImm::Make(ScalarKind::Bool, v.b ? 1 : 0);
+      case sema::ConstValue::Kind::Mapping: break;
+    }
+    TMC_CHECK(false, "a mapping used as a scalar value");
+  }
+
+  static ScalarKind SemaScalar(const ast::Expr* e) {
+    TMC_CHECK(e->type && e->type->IsScalar(), "expression without a scalar type");
+    return e->type->scalar;
+  }
+
+  // The common operand type of two lowered operands (the checker has
+  // validated that one exists): immediates adapt to the other side.
+  static ScalarKind Common(const Expr& a, const Expr& b) {
+    if (a->type == b->type) return a->type;
+    bool ia = a->as<IntImm>() || a->as<FloatImm>();
+    bool ib = b->as<IntImm>() || b->as<FloatImm>();
+    if (ia && !ib) return b->type;
+    if (ib && !ia) return a->type;
+    return IsLosslessConversion(a->type, b->type) ? b->type : a->type;
+  }
+
+  /// Lowers a scalar expression; statements it needs go to `*pre_`.
+  Expr Value(const ast::Expr* e) {
+    if (auto it = module_->constants.find(e); it != module_->constants.end() &&
+                                              it->second.kind != sema::ConstValue::Kind::Mapping)
+      return Imm(it->second, SemaScalar(e));
+    switch (e->kind) {
+      case ast::ExprKind::IntLit:
+        return IntImm::Make(SemaScalar(e), static_cast<int64_t>(static_cast<const ast::IntLit*>(e)->value));
+      case ast::ExprKind::FloatLit: return FloatImm::Make(SemaScalar(e), static_cast<const ast::FloatLit*>(e)->value);
+      case ast::ExprKind::BoolLit: return IntImm::Make(ScalarKind::Bool, static_cast<const ast::BoolLit*>(e)->value);
+      case ast::ExprKind::Name: return Name(static_cast<const ast::NameExpr*>(e));
+      case ast::ExprKind::Member: return Member(static_cast<const ast::MemberExpr*>(e));
+      case ast::ExprKind::Index: {
+        auto* i = static_cast<const ast::IndexExpr*>(e);
+        return Load::Make(BufferOf(i->base), Indices(i->indices));
+      }
+      case ast::ExprKind::Cast:
+        return Cast::Make(static_cast<const ast::CastExpr*>(e)->to, Value(static_cast<const ast::CastExpr*>(e)->operand));
+      case ast::ExprKind::Unary: {
+        auto* u = static_cast<const ast::UnaryExpr*>(e);
+        Expr a = Cast::Make(SemaScalar(e), Value(u->operand));
+        switch (u->op) {
+          case ast::UnaryOp::Neg: return Unary::Make(UnaryOp::Neg, a);
+          case ast::UnaryOp::Plus: return a;
+          case ast::UnaryOp::Not: return Unary::Make(UnaryOp::Not, a);
+          case ast::UnaryOp::BitNot: return Unary::Make(UnaryOp::BitNot, a);
+        }
+        break;
+      }
+      case ast::ExprKind::Binary: return BinaryValue(static_cast<const ast::BinaryExpr*>(e));
+      case ast::ExprKind::Ternary: {
+        auto* t = static_cast<const ast::TernaryExpr*>(e);
+        ScalarKind type = SemaScalar(e);
+        Expr c = Value(t->cond);
+        if (!MayAccessMemory(t->then_value) && !MayAccessMemory(t->else_value))
+          return Select::Make(c, Cast::Make(type, Value(t->then_value)), Cast::Make(type, Value(t->else_value)));
+        VarPtr tmp = NewVar(*fn_, "sel", type, true);
+        pre_->push_back(LetStmt::Make(tmp, nullptr));
+        Stmt then_s = Branch([&] { return Assign::Make(tmp, Cast::Make(type, Value(t->then_value))); });
+        Stmt else_s = Branch([&] { return Assign::Make(tmp, Cast::Make(type, Value(t->else_value))); });
+        pre_->push_back(IfStmt::Make(c, then_s, else_s));
+        return VarRef::Make(tmp);
+      }
+      case ast::ExprKind::Call: return CallValue(static_cast<const ast::CallExpr*>(e));
+      case ast::ExprKind::Reduce: break;
+    }
+    TMC_CHECK(false, "expression kind not lowered");
+  }
+
+  // Runs `make` with a fresh statement sink and returns what it produced.
+  template <typename Fn>
+  Stmt Branch(Fn&& make) {
+    std::vector<Stmt> stmts;
+    std::vector<Stmt>* saved = pre_;
+    pre_ = &stmts;
+    Stmt last = make();
+    pre_ = saved;
+    stmts.push_back(last);
+    return Seq::Make(std::move(stmts));
+  }
+
+  Expr BinaryValue(const ast::BinaryExpr* b) {
+    if (b->op == ast::BinaryOp::And || b->op == ast::BinaryOp::Or) {
+      Expr l = Value(b->lhs);
+      if (!MayAccessMemory(b->rhs))
+        return Binary::Make(b->op == ast::BinaryOp::And ? BinaryOp::And : BinaryOp::Or, l, Value(b->rhs));
+      // Short-circuit: the right operand runs only when it decides.
+      VarPtr tmp = NewVar(*fn_, "cond", ScalarKind::Bool, true);
+      pre_->push_back(LetStmt::Make(tmp, l));
+      Stmt rhs = Branch([&] { return Assign::Make(tmp, Value(b->rhs)); });
+      Expr test = b->op == ast::BinaryOp::And ? VarRef::Make(tmp) : Unary::Make(UnaryOp::Not, VarRef::Make(tmp));
+      pre_->push_back(IfStmt::Make(test, rhs));
+      return VarRef::Make(tmp);
+    }
+    Expr l = Value(b->lhs), r = Value(b->rhs);
+    BinaryOp op;
+    switch (b->op) {
+      case ast::BinaryOp::Mul: op = BinaryOp::Mul; break;
+      case ast::BinaryOp::Div: op = BinaryOp::Div; break;
+      case ast::BinaryOp::Mod: op = BinaryOp::Mod; break;
+      case ast::BinaryOp::Add: op = BinaryOp::Add; break;
+      case ast::BinaryOp::Sub: op = BinaryOp::Sub; break;
+      case ast::BinaryOp::Shl: op = BinaryOp::Shl; break;
+      case ast::BinaryOp::Shr: op = BinaryOp::Shr; break;
+      case ast::BinaryOp::Lt: op = BinaryOp::Lt; break;
+      case ast::BinaryOp::Le: op = BinaryOp::Le; break;
+      case ast::BinaryOp::Gt: op = BinaryOp::Gt; break;
+      case ast::BinaryOp::Ge: op = BinaryOp::Ge; break;
+      case ast::BinaryOp::Eq: op = BinaryOp::Eq; break;
+      case ast::BinaryOp::Ne: op = BinaryOp::Ne; break;
+      case ast::BinaryOp::BitAnd: op = BinaryOp::BitAnd; break;
+      case ast::BinaryOp::BitXor: op = BinaryOp::BitXor; break;
+      case ast::BinaryOp::BitOr: op = BinaryOp::BitOr; break;
+      default: op = BinaryOp::Or; break;
+    }
+    if (op == BinaryOp::Shl || op == BinaryOp::Shr) {
+      ScalarKind t = SemaScalar(b);
+      return Binary::Make(op, Cast::Make(t, l), Cast::Make(t, r));
+    }
+    ScalarKind t = IsComparison(op) ? Common(l, r) : SemaScalar(b);
+    return Binary::Make(op, Cast::Make(t, l), Cast::Make(t, r));
+  }
+
+  Expr Name(const ast::NameExpr* n) {
+    if (n->name == "warp_id" || n->name == "lane_id") {
+      if (!Lookup(n->name)) {
+        Expr tid = Call::Make(ScalarKind::I32, Intrinsic::ThreadIdxX, {});
+        return Binary::Make(n->name == "warp_id" ? BinaryOp::Div : BinaryOp::Mod, tid,
+                            IntImm::Make(ScalarKind::I32, 32));
+      }
+    }
+    Entity* e = Lookup(n->name);
+    if (e && e->var) return VarRef::Make(e->var);
+    if (e && e->value) return Imm(*e->value, n->type->scalar);
+    if (auto v = ModuleConstant(n->name)) return Imm(*v, n->type->scalar);
+    TMC_CHECK(false, "name '" + n->name + "' does not denote a scalar");
+  }
+
+  Expr Member(const ast::MemberExpr* m) {
+    auto* base = ast::dyn_cast<ast::NameExpr>(m->base);
+    TMC_CHECK(base, "member of a non-builtin");
+    static const std::map<std::string, Intrinsic> kBase = {
+        {"threadIdx", Intrinsic::ThreadIdxX}, {"blockIdx", Intrinsic::BlockIdxX},
+        {"blockDim", Intrinsic::BlockDimX}, {"gridDim", Intrinsic::GridDimX}};
+    auto it = kBase.find(base->name);
+    TMC_CHECK(it != kBase.end(), "unknown builtin " + base->name);
+    int axis = m->member.name == "x" ? 0 : m->member.name == "y" ? 1 : 2;
+    return Call::Make(ScalarKind::I32, static_cast<Intrinsic>(static_cast<int>(it->second) + axis), {});
+  }
+
+  BufferPtr BufferOf(const ast::Expr* base) {
+    auto* n = ast::dyn_cast<ast::NameExpr>(base);
+    Entity* e = n ? Lookup(n->name) : nullptr;
+    TMC_CHECK(e && e->buffer, "indexing something that is not a buffer");
+    return e->buffer;
+  }
+
+  std::vector<Expr> Indices(const std::vector<ast::Expr*>& idx) {
+    std::vector<Expr> out;
+    for (const ast::Expr* i : idx) out.push_back(Value(i));
+    return out;
+  }
+
+  Expr CallValue(const ast::CallExpr* c) {
+    const std::string& n = c->callee.name;
+    ScalarKind t = SemaScalar(c);
+    auto args = [&](ScalarKind type) {
+      std::vector<Expr> out;
+      for (const ast::Expr* a : c->args) out.push_back(Cast::Make(type, Value(a)));
+      return out;
+    };
+    static const std::map<std::string, Intrinsic> kMath = {
+        {"exp", Intrinsic::Exp}, {"exp2", Intrinsic::Exp2}, {"log", Intrinsic::Log},
+        {"log2", Intrinsic::Log2}, {"sqrt", Intrinsic::Sqrt}, {"rsqrt", Intrinsic::Rsqrt},
+        {"tanh", Intrinsic::Tanh}, {"erf", Intrinsic::Erf}, {"sin", Intrinsic::Sin},
+        {"cos", Intrinsic::Cos}, {"floor", Intrinsic::Floor}, {"ceil", Intrinsic::Ceil},
+        {"sigmoid", Intrinsic::Sigmoid}, {"abs", Intrinsic::Abs}, {"fma", Intrinsic::Fma},
+        {"pow", Intrinsic::Pow}};
+    if (auto it = kMath.find(n); it != kMath.end()) return Call::Make(t, it->second, args(t));
+    if (n == "min" || n == "max") {
+      auto a = args(t);
+      return Binary::Make(n == "min" ? BinaryOp::Min : BinaryOp::Max, a[0], a[1]);
+    }
+    if (n == "select") {
+      Expr cond = Value(c->args[0]);
+      return Select::Make(cond, Cast::Make(t, Value(c->args[1])), Cast::Make(t, Value(c->args[2])));
+    }
+    if (n == "cdiv") {
+      auto a = args(t);
+      Expr one = IntImm::Make(t, 1);
+      return Binary::Make(BinaryOp::Div, Binary::Make(BinaryOp::Add, a[0], Binary::Make(BinaryOp::Sub, a[1], one)), a[1]);
+    }
+    static const std::map<std::string, Intrinsic> kShfl = {
+        {"shfl_xor", Intrinsic::ShflXor}, {"shfl_down", Intrinsic::ShflDown},
+        {"shfl_up", Intrinsic::ShflUp}, {"shfl_idx", Intrinsic::ShflIdx}};
+    if (auto it = kShfl.find(n); it != kShfl.end())
+      return Call::Make(t, it->second, {Cast::Make(t, Value(c->args[0])), Cast::Make(ScalarKind::I32, Value(c->args[1]))});
+    static const std::map<std::string, Intrinsic> kAtomic = {
+        {"atomic_add", Intrinsic::AtomicAdd}, {"atomic_min", Intrinsic::AtomicMin},
+        {"atomic_max", Intrinsic::AtomicMax}, {"atomic_exch", Intrinsic::AtomicExch},
+        {"atomic_cas", Intrinsic::AtomicCas}};
+    if (auto it = kAtomic.find(n); it != kAtomic.end()) {
+      std::vector<Expr> a{Value(c->args[0])};
+      for (size_t i = 1; i < c->args.size(); ++i) a.push_back(Cast::Make(t, Value(c->args[i])));
+      return Call::Make(t, it->second, std::move(a));
+    }
+    // A device function.
+    const Function* callee = DeviceFunction(n);
+    std::vector<Expr> a;
+    for (size_t i = 0; i < c->args.size(); ++i) {
+      const Param& p = callee->params[i];
+      if (p.buffer) {
+        // Tensor arguments pass the buffer: a load of its first element
+        // stands for its address.
+        BufferPtr b = BufferOf(c->args[i]);
+        a.push_back(Load::Make(b, std::vector<Expr>(b->shape.size(), IntImm::Make(ScalarKind::I32, 0))));
+      } else {
+        a.push_back(Cast::Make(p.var->type, Value(c->args[i])));
+      }
+    }
+    return Call::Make(callee->result.value_or(ScalarKind::I32), Intrinsic::CallFunc, std::move(a), callee);
+  }
+
+  const Function* DeviceFunction(const std::string& name) {
+    if (auto it = funcs_.find(name); it != funcs_.end()) return it->second;
+    sema::Symbol* s = FindExport(name);
+    const sema::CheckedModule* owner = s ? s->module : nullptr;
+    TMC_CHECK(s && s->kind == sema::Symbol::Kind::Func && owner, "unknown device function " + name);
+    auto* decl = static_cast<const ast::FuncDecl*>(s->decl);
+    // Lower the function with a state of its own.
+    Lowering sub(out_);
+    sub.funcs_ = funcs_;
+    const Function* f = sub.LowerFunc(*owner, decl);
+    funcs_[name] = f;
+    for (auto& [n, fn] : sub.funcs_) funcs_[n] = fn;
+    return f;
+  }
+
+ public:
+  const Function* LowerFunc(const sema::CheckedModule& m, const ast::FuncDecl* d) {
+    module_ = &m;
+    auto fn = std::make_unique<Function>();
+    fn_ = fn.get();
+    fn->kind = Function::Kind::Device;
+    fn->name = d->name.name;
+    fn->loc = d->name.range;
+    if (d->result) fn->result = d->result->elem;
+    funcs_[fn->name] = fn.get();
+    scopes_.clear();
+    scopes_.emplace_back();
+    DeclareParams(d->params);
+    fn->body = Block(d->body);
+    Function* raw = fn.get();
+    // Callees come before callers in the module.
+    out_.functions.insert(out_.functions.begin(), std::move(fn));
+    return raw;
+  }
+
+ private:
+  // ---------------------------------------------------------------- stmts
+  Stmt Block(const ast::BlockStmt* b) {
+    scopes_.emplace_back();
+    std::vector<Stmt> stmts;
+    std::vector<Stmt>* saved = pre_;
+    pre_ = &stmts;
+    for (const ast::Stmt* s : b->stmts) {
+      Stmt st = Statement(s);
+      if (st) {
+        stmts.push_back(st);
+      }
+    }
+    pre_ = saved;
+    scopes_.pop_back();
+    return Seq::Make(std::move(stmts));
+  }
+
+  Stmt Statement(const ast::Stmt* s) {
+    Stmt out = StatementAt(s);
+    return out;
+  }
+
+  Stmt StatementAt(const ast::Stmt* s) {
+    switch (s->kind) {
+      case ast::StmtKind::Block: return Block(static_cast<const ast::BlockStmt*>(s));
+      case ast::StmtKind::Let: {
+        auto* l = static_cast<const ast::LetStmt*>(s);
+        Entity e;
+        if (auto it = module_->constants.find(l->init); it != module_->constants.end()) {
+          e.value = it->second;
+          if (l->type && it->second.kind == sema::ConstValue::Kind::Int && IsFloat(l->type->elem))
+            e.value = sema::ConstValue::Float(static_cast<double>(it->second.i));
+          scopes_.back()[l->name.name] = e;
+          return nullptr;
+        }
+        ScalarKind t = l->type ? l->type->elem : SemaScalar(l->init);
+        Expr v = Cast::Make(t, Value(l->init));
+        e.var = NewVar(*fn_, l->name.name, t);
+        scopes_.back()[l->name.name] = e;
+        return LetStmt::Make(e.var, v);
+      }
+      case ast::StmtKind::Var: {
+        auto* v = static_cast<const ast::VarStmt*>(s);
+        ScalarKind t = v->type ? v->type->elem : SemaScalar(v->init);
+        Expr init = v->init ? Cast::Make(t, Value(v->init)) : nullptr;
+        Entity e;
+        e.var = NewVar(*fn_, v->name.name, t, true);
+        scopes_.back()[v->name.name] = e;
+        return LetStmt::Make(e.var, init);
+      }
+      case ast::StmtKind::Shared:
+      case ast::StmtKind::Register: {
+        bool shared = s->kind == ast::StmtKind::Shared;
+        const ast::Ident& name = shared ? static_cast<const ast::SharedStmt*>(s)->name
+                                        : static_cast<const ast::RegisterStmt*>(s)->name;
+        const ast::TypeSpec& spec = shared ? static_cast<const ast::SharedStmt*>(s)->type
+                                           : static_cast<const ast::RegisterStmt*>(s)->type;
+        Entity e;
+        e.buffer = MakeBuffer(name.name, spec, shared ? MemScope::Shared : MemScope::Register);
+        if (!shared) {
+          auto* r = static_cast<const ast::RegisterStmt*>(s);
+          if (r->by) e.buffer->distributed_by = r->by->type->mapping;
+        }
+        scopes_.back()[name.name] = e;
+        Stmt a = Alloc::Make(e.buffer);
+        return a;
+      }
+      case ast::StmtKind::If: {
+        auto* i = static_cast<const ast::IfStmt*>(s);
+        Expr c = Value(i->cond);
+        Stmt t = Block(i->then_body);
+        Stmt e = i->else_body ? Statement(i->else_body) : nullptr;
+        return IfStmt::Make(c, t, e);
+      }
+      case ast::StmtKind::For: return ForLoop(static_cast<const ast::ForStmt*>(s));
+      case ast::StmtKind::While: {
+        auto* w = static_cast<const ast::WhileStmt*>(s);
+        // The condition is re-evaluated each iteration: its statements go
+        // inside a `while (true)` with an exit test.
+        std::vector<Stmt> cond_stmts;
+        std::vector<Stmt>* saved = pre_;
+        pre_ = &cond_stmts;
+        Expr c = Value(w->cond);
+        pre_ = saved;
+        Stmt body = Block(w->body);
+        if (cond_stmts.empty()) return While::Make(c, body);
+        cond_stmts.push_back(IfStmt::Make(Unary::Make(UnaryOp::Not, c), Jump::Make(true)));
+        cond_stmts.push_back(body);
+        return While::Make(IntImm::Make(ScalarKind::Bool, 1), Seq::Make(std::move(cond_stmts)));
+      }
+      case ast::StmtKind::Break: return Jump::Make(true);
+      case ast::StmtKind::Continue: return Jump::Make(false);
+      case ast::StmtKind::Return: {
+        auto* r = static_cast<const ast::ReturnStmt*>(s);
+        if (!r->value) return Return::Make(nullptr);
+        return Return::Make(Cast::Make(*fn_->result, Value(r->value)));
+      }
+      case ast::StmtKind::Sync: return Barrier::Make();
+      case ast::StmtKind::Assign: return AssignStmt(static_cast<const ast::AssignStmt*>(s));
+      case ast::StmtKind::ExprStmt: return Evaluate::Make(Value(static_cast<const ast::ExprStmt*>(s)->expr));
+    }
+    return nullptr;
+  }
+
+  Stmt ForLoop(const ast::ForStmt* f) {
+    const sema::Type* it = f->iter->type;
+    scopes_.emplace_back();
+    Stmt out;
+    if (it->kind == sema::TypeKind::Mapping) {
+      std::vector<VarPtr> vars;
+      for (const ast::Ident& v : f->vars) {
+        Entity e;
+        e.var = NewVar(*fn_, v.name, ScalarKind::I32);
+        scopes_.back()[v.name] = e;
+        vars.push_back(e.var);
+      }
+      Expr w = Cast::Make(ScalarKind::I32, Value(f->worker));
+      out = ForMapping::Make(std::move(vars), *it->mapping, w, Block(f->body));
+    } else {
+      auto* call = static_cast<const ast::CallExpr*>(f->iter);
+      ScalarKind t = it->scalar;
+      Expr begin = IntImm::Make(t, 0), end, step = IntImm::Make(t, 1);
+      std::vector<Expr> a;
+      for (const ast::Expr* x : call->args) a.push_back(Cast::Make(t, Value(x)));
+      if (a.size() == 1) end = a[0];
+      else {
+        begin = a[0];
+        end = a[1];
+        if (a.size() == 3) step = a[2];
+      }
+      Entity e;
+      e.var = NewVar(*fn_, f->vars[0].name, t);
+      scopes_.back()[f->vars[0].name] = e;
+      out = For::Make(e.var, begin, end, step, it->unroll, Block(f->body));
+    }
+    scopes_.pop_back();
+    return out;
+  }
+
+  Stmt AssignStmt(const ast::AssignStmt* a) {
+    ScalarKind t = SemaScalar(a->target);
+    Expr value = Value(a->value);
+    Expr current;
+    BufferPtr buffer;
+    std::vector<Expr> idx;
+    VarPtr var;
+    if (auto* i = ast::dyn_cast<ast::IndexExpr>(a->target)) {
+      buffer = BufferOf(i->base);
+      idx = Indices(i->indices);
+      current = Load::Make(buffer, idx);
+    } else {
+      Entity* e = Lookup(static_cast<const ast::NameExpr*>(a->target)->name);
+      TMC_CHECK(e && e->var, "assignment to a non-variable");
+      var = e->var;
+      current = VarRef::Make(var);
+    }
+    if (a->op != ast::AssignOp::Assign) {
+      BinaryOp op;
+      switch (a->op) {
+        case ast::AssignOp::Add: op = BinaryOp::Add; break;
+        case ast::AssignOp::Sub: op = BinaryOp::Sub; break;
+        case ast::AssignOp::Mul: op = BinaryOp::Mul; break;
+        case ast::AssignOp::Div: op = BinaryOp::Div; break;
+        case ast::AssignOp::Mod: op = BinaryOp::Mod; break;
+        case ast::AssignOp::And: op = BinaryOp::BitAnd; break;
+        case ast::AssignOp::Or: op = BinaryOp::BitOr; break;
+        case ast::AssignOp::Xor: op = BinaryOp::BitXor; break;
+        case ast::AssignOp::Shl: op = BinaryOp::Shl; break;
+        default: op = BinaryOp::Shr; break;
+      }
+      value = Binary::Make(op, current, Cast::Make(t, value));
+    }
+    value = Cast::Make(t, value);
+    return var ? Assign::Make(var, value) : Store::Make(buffer, std::move(idx), value);
+  }
+
+  Module& out_;
+  const sema::CheckedModule* module_ = nullptr;
+  Function* fn_ = nullptr;
+  std::vector<std::unordered_map<std::string, Entity>> scopes_;
+  std::vector<Stmt>* pre_ = nullptr;
+  std::map<std::string, const Function*> funcs_;
+};
+
+}  // namespace
+
+std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module) {
+  auto out = std::make_unique<Module>();
+  out->name = module.name;
+  Lowering lowering(*out);
+  for (const ast::Decl* d : module.ast->decls)
+    if (auto* k = ast::dyn_cast<ast::KernelDecl>(d)) lowering.LowerKernel(module, k);
+  return out;
+}
+
+}  // namespace tmc::ir

@@ -1,0 +1,16 @@
+// Checked AST -> IR: kernels (with their chosen compile-time parameter
+// values) and the device functions they call.
+#pragma once
+
+#include <memory>
+
+#include "frontend/check/checker.h"
+#include "ir/ir.h"
+
+namespace tmc::ir {
+
+/// Lowers every kernel of `module` (which must have passed checking) and
+/// the device functions they use, from this module or imported ones.
+std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module);
+
+}  // namespace tmc::ir

@@ -1,0 +1,347 @@
+// The typed IR: independent of ANTLR and of the AST. Expressions and
+// statements are immutable nodes shared by pointer; passes build new nodes
+// only where something changes (see mutator.h).
+//
+// Semantics of expressions:
+// - Integer arithmetic wraps in the width of its type (two's complement);
+//   division truncates toward zero, and x % y has the sign of x. Division
+//   by zero is undefined (the frontend rejects it in constants).
+// - Operands of a binary node have the node's operand type; comparisons
+//   produce bool. There are no implicit conversions: Cast nodes are explicit.
+// - Float arithmetic is IEEE in the node's type; no reassociation unless a
+//   pass proves it harmless. Evaluation order is left to right; expressions
+//   have no side effects except Call nodes of atomics and shuffles.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/scalar_type.h"
+#include "support/source_manager.h"
+#include "support/task_mapping.h"
+
+namespace tmc::ir {
+
+enum class ExprKind {
+#define TMC_IR_EXPR(name) name,
+#include "ir/node_kinds.def"
+};
+enum class StmtKind {
+#define TMC_IR_STMT(name) name,
+#include "ir/node_kinds.def"
+};
+
+/// A variable: a scalar parameter, shape symbol, let binding, loop counter.
+struct Var {
+  std::string name;
+  ScalarKind type = ScalarKind::I32;
+  bool is_mutable = false;
+  int id = 0;  // unique within a function; printed as name.id when needed
+};
+using VarPtr = std::shared_ptr<Var>;
+
+enum class MemScope { Global, Shared, Register };
+enum class LayoutKind { RowMajor, ColMajor, Strided, Swizzle };
+
+struct ExprNode;
+using Expr = std::shared_ptr<const ExprNode>;
+
+/// A tensor in memory: a kernel parameter (global), a shared tile, or a
+/// per-thread register array (possibly distributed by a task mapping).
+struct Buffer {
+  std::string name;
+  ScalarKind elem = ScalarKind::F32;
+  std::vector<Expr> shape;
+  MemScope scope = MemScope::Global;
+  LayoutKind layout = LayoutKind::RowMajor;
+  std::vector<Expr> layout_args;              // strides, or swizzle (B, M, S)
+  std::optional<TaskMapping> distributed_by;  // register tensors `by m`
+  bool read_only = false;
+  int64_t shared_offset = -1;  // bytes, set by plan-shared-memory
+};
+using BufferPtr = std::shared_ptr<Buffer>;
+
+enum class UnaryOp { Neg, Not, BitNot };
+enum class BinaryOp {
+  Add, Sub, Mul, Div, Mod, Min, Max, Shl, Shr, BitAnd, BitOr, BitXor, And, Or,
+  Lt, Le, Gt, Ge, Eq, Ne
+};
+bool IsComparison(BinaryOp op);
+std::string_view Spelling(BinaryOp op);
+
+/// Built-in operations that are not arithmetic.
+enum class Intrinsic {
+  ThreadIdxX, ThreadIdxY, ThreadIdxZ, BlockIdxX, BlockIdxY, BlockIdxZ,
+  BlockDimX, BlockDimY, BlockDimZ, GridDimX, GridDimY, GridDimZ,
+  Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Tanh, Erf, Sin, Cos, Floor, Ceil, Sigmoid,
+  Abs, Fma, Pow,
+  ShflXor, ShflDown, ShflUp, ShflIdx,
+  AtomicAdd, AtomicMin, AtomicMax, AtomicExch, AtomicCas,
+  CallFunc,  // a device function; Call::callee names it
+};
+std::string_view IntrinsicName(Intrinsic i);
+
+struct ExprNode {
+  ExprNode(ExprKind k, ScalarKind t) : kind(k), type(t) {}
+  virtual ~ExprNode() = default;
+  const ExprKind kind;
+  const ScalarKind type;
+  SourceRange loc;
+  template <typename T>
+  const T* as() const {
+    return kind == T::kKind ? static_cast<const T*>(this) : nullptr;
+  }
+};
+
+struct IntImm : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::IntImm;
+  IntImm(ScalarKind t, int64_t v) : ExprNode(kKind, t), value(v) {}
+  const int64_t value;  // bool: 0 or 1
+  static Expr Make(ScalarKind t, int64_t v);
+};
+
+struct FloatImm : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::FloatImm;
+  FloatImm(ScalarKind t, double v) : ExprNode(kKind, t), value(v) {}
+  const double value;
+  static Expr Make(ScalarKind t, double v);
+};
+
+struct VarRef : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::VarRef;
+  explicit VarRef(VarPtr v) : ExprNode(kKind, v->type), var(std::move(v)) {}
+  const VarPtr var;
+  static Expr Make(VarPtr v);
+};
+
+/// buffer[indices...]; after flattening, exactly one index (the element
+/// offset) in the buffer's memory.
+struct Load : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::Load;
+  Load(BufferPtr b, std::vector<Expr> i) : ExprNode(kKind, b->elem), buffer(std::move(b)), indices(std::move(i)) {}
+  const BufferPtr buffer;
+  const std::vector<Expr> indices;
+  static Expr Make(BufferPtr b, std::vector<Expr> indices);
+};
+
+struct Unary : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::Unary;
+  Unary(UnaryOp o, Expr a) : ExprNode(kKind, a->type), op(o), operand(std::move(a)) {}
+  const UnaryOp op;
+  const Expr operand;
+  static Expr Make(UnaryOp op, Expr a);
+};
+
+struct Binary : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::Binary;
+  Binary(BinaryOp o, Expr a, Expr b)
+      : ExprNode(kKind, IsComparison(o) ? ScalarKind::Bool : a->type), op(o), lhs(std::move(a)), rhs(std::move(b)) {}
+  const BinaryOp op;
+  const Expr lhs, rhs;
+  /// Checks that both operands have one type (an internal invariant).
+  static Expr Make(BinaryOp op, Expr a, Expr b);
+};
+
+struct Select : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::Select;
+  Select(Expr c, Expr a, Expr b)
+      : ExprNode(kKind, a->type), cond(std::move(c)), then_value(std::move(a)), else_value(std::move(b)) {}
+  const Expr cond, then_value, else_value;
+  static Expr Make(Expr c, Expr a, Expr b);
+};
+
+struct Cast : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::Cast;
+  Cast(ScalarKind t, Expr a) : ExprNode(kKind, t), operand(std::move(a)) {}
+  const Expr operand;
+  static Expr Make(ScalarKind t, Expr a);  // returns `a` when it already has type t
+};
+
+struct Function;
+struct Call : ExprNode {
+  static constexpr ExprKind kKind = ExprKind::Call;
+  Call(ScalarKind t, Intrinsic i, std::vector<Expr> a, const Function* f)
+      : ExprNode(kKind, t), intrinsic(i), args(std::move(a)), callee(f) {}
+  const Intrinsic intrinsic;
+  const std::vector<Expr> args;  // atomics: args[0] is the Load of the target element
+  const Function* callee;         // CallFunc only
+  static Expr Make(ScalarKind t, Intrinsic i, std::vector<Expr> args, const Function* callee = nullptr);
+};
+
+// ------------------------------------------------------------------ stmts
+
+struct StmtNode;
+using Stmt = std::shared_ptr<const StmtNode>;
+
+struct StmtNode {
+  explicit StmtNode(StmtKind k) : kind(k) {}
+  virtual ~StmtNode() = default;
+  const StmtKind kind;
+  SourceRange loc;
+  template <typename T>
+  const T* as() const {
+    return kind == T::kKind ? static_cast<const T*>(this) : nullptr;
+  }
+};
+
+#define TMC_IR_STMT_HEAD(cls) \
+  static constexpr StmtKind kKind = StmtKind::cls;
+
+struct Seq : StmtNode {
+  TMC_IR_STMT_HEAD(Seq)
+  explicit Seq(std::vector<Stmt> s) : StmtNode(kKind), stmts(std::move(s)) {}
+  const std::vector<Stmt> stmts;
+  static Stmt Make(std::vector<Stmt> s);
+};
+
+/// Declares `var` (immutable unless var->is_mutable) with an initial value,
+/// visible to the following statements of the enclosing Seq.
+struct LetStmt : StmtNode {
+  TMC_IR_STMT_HEAD(LetStmt)
+  LetStmt(VarPtr v, Expr e) : StmtNode(kKind), var(std::move(v)), value(std::move(e)) {}
+  const VarPtr var;
+  const Expr value;  // may be null for an uninitialized mutable variable
+  static Stmt Make(VarPtr v, Expr e);
+};
+
+struct Assign : StmtNode {
+  TMC_IR_STMT_HEAD(Assign)
+  Assign(VarPtr v, Expr e) : StmtNode(kKind), var(std::move(v)), value(std::move(e)) {}
+  const VarPtr var;
+  const Expr value;
+  static Stmt Make(VarPtr v, Expr e);
+};
+
+struct Store : StmtNode {
+  TMC_IR_STMT_HEAD(Store)
+  Store(BufferPtr b, std::vector<Expr> i, Expr v)
+      : StmtNode(kKind), buffer(std::move(b)), indices(std::move(i)), value(std::move(v)) {}
+  const BufferPtr buffer;
+  const std::vector<Expr> indices;
+  const Expr value;
+  static Stmt Make(BufferPtr b, std::vector<Expr> indices, Expr v);
+};
+
+/// Declares a shared or register buffer for the rest of the enclosing Seq.
+struct Alloc : StmtNode {
+  TMC_IR_STMT_HEAD(Alloc)
+  explicit Alloc(BufferPtr b) : StmtNode(kKind), buffer(std::move(b)) {}
+  const BufferPtr buffer;
+  static Stmt Make(BufferPtr b);
+};
+
+struct IfStmt : StmtNode {
+  TMC_IR_STMT_HEAD(IfStmt)
+  IfStmt(Expr c, Stmt t, Stmt e) : StmtNode(kKind), cond(std::move(c)), then_body(std::move(t)), else_body(std::move(e)) {}
+  const Expr cond;
+  const Stmt then_body;
+  const Stmt else_body;  // may be null
+  static Stmt Make(Expr c, Stmt t, Stmt e = nullptr);
+};
+
+/// for var in [begin, end) step `step` (step > 0, or < 0 for downward
+/// loops with `end` exclusive); `unroll` asks for full unrolling.
+struct For : StmtNode {
+  TMC_IR_STMT_HEAD(For)
+  For(VarPtr v, Expr b, Expr e, Expr s, bool u, Stmt body)
+      : StmtNode(kKind), var(std::move(v)), begin(std::move(b)), end(std::move(e)), step(std::move(s)), unroll(u), body(std::move(body)) {}
+  const VarPtr var;
+  const Expr begin, end, step;
+  const bool unroll;
+  const Stmt body;
+  static Stmt Make(VarPtr v, Expr begin, Expr end, Expr step, bool unroll, Stmt body);
+};
+
+/// for (vars) in mapping on worker { body }: removed by lower-task-mappings.
+struct ForMapping : StmtNode {
+  TMC_IR_STMT_HEAD(ForMapping)
+  ForMapping(std::vector<VarPtr> v, TaskMapping m, Expr w, Stmt b)
+      : StmtNode(kKind), vars(std::move(v)), mapping(std::move(m)), worker(std::move(w)), body(std::move(b)) {}
+  const std::vector<VarPtr> vars;
+  const TaskMapping mapping;
+  const Expr worker;
+  const Stmt body;
+  static Stmt Make(std::vector<VarPtr> vars, TaskMapping m, Expr worker, Stmt body);
+};
+
+struct While : StmtNode {
+  TMC_IR_STMT_HEAD(While)
+  While(Expr c, Stmt b) : StmtNode(kKind), cond(std::move(c)), body(std::move(b)) {}
+  const Expr cond;
+  const Stmt body;
+  static Stmt Make(Expr c, Stmt b);
+};
+
+/// break or continue of the innermost loop.
+struct Jump : StmtNode {
+  TMC_IR_STMT_HEAD(Jump)
+  explicit Jump(bool brk) : StmtNode(kKind), is_break(brk) {}
+  const bool is_break;
+  static Stmt Make(bool is_break);
+};
+
+struct Return : StmtNode {
+  TMC_IR_STMT_HEAD(Return)
+  explicit Return(Expr v) : StmtNode(kKind), value(std::move(v)) {}
+  const Expr value;  // may be null
+  static Stmt Make(Expr v);
+};
+
+/// Barrier of all threads of the block (`sync`).
+struct Barrier : StmtNode {
+  TMC_IR_STMT_HEAD(Barrier)
+  Barrier() : StmtNode(kKind) {}
+  static Stmt Make();
+};
+
+struct Evaluate : StmtNode {
+  TMC_IR_STMT_HEAD(Evaluate)
+  explicit Evaluate(Expr e) : StmtNode(kKind), value(std::move(e)) {}
+  const Expr value;
+  static Stmt Make(Expr e);
+};
+
+#undef TMC_IR_STMT_HEAD
+
+// ------------------------------------------------------------------ functions
+
+/// A kernel parameter or device-function parameter: a buffer or a scalar.
+struct Param {
+  BufferPtr buffer;  // set for tensor parameters
+  VarPtr var;        // set for scalar parameters and shape symbols
+  bool is_shape_symbol = false;
+};
+
+struct Function {
+  enum class Kind { Kernel, Device };
+  Kind kind = Kind::Kernel;
+  std::string name;
+  std::vector<Param> params;  // tensors and scalars as written, then shape symbols
+  std::optional<ScalarKind> result;  // device functions
+  Stmt body;
+  std::vector<Expr> grid;            // kernels: grid extents over parameters
+  std::vector<int64_t> block;        // kernels: block extents
+  std::vector<std::pair<std::string, int64_t>> ct_values;
+  std::string implements;
+  int64_t shared_bytes = 0;          // set by plan-shared-memory
+  SourceRange loc;
+  int next_var_id = 0;
+  int64_t Threads() const;
+};
+
+struct Module {
+  std::string name;
+  std::vector<std::unique_ptr<Function>> functions;
+};
+
+/// A fresh variable of `fn`.
+VarPtr NewVar(Function& fn, std::string name, ScalarKind type, bool is_mutable = false);
+
+/// Integer constant of the type of `like`.
+inline Expr IntLike(const Expr& like, int64_t v) { return IntImm::Make(like->type, v); }
+std::optional<int64_t> AsConstInt(const Expr& e);
+
+}  // namespace tmc::ir
