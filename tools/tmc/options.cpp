@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "ir/transforms/pipeline.h"
 #include "tools/tmc/version.h"
 
 namespace tmc::driver {
@@ -17,7 +18,13 @@ usage:
   tmc mapping EXPR [options]        show a task mapping's workers, tasks and coverage
 
 compile options:
-  --emit=KIND             what to produce: check (default: diagnostics only), ast
+  --emit=KIND             what to produce: check (default: diagnostics only),
+                          ast, ir (after the lowering pipeline)
+  --arch=SM               target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a
+  --print-after=PASS      print the IR after each run of PASS (repeatable)
+  --print-after-all       print the IR after every pass that changes it
+  --stop-after=PASS       stop the pipeline after PASS
+  --verify-each           verify the IR after every pass
   -o FILE                 write the output to FILE instead of standard output
   -I DIR                  search DIR for imported modules
   -D NAME=VALUE           set a compile-time parameter (repeatable)
@@ -99,6 +106,8 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     else if (a == "-Werror") o->warnings_as_errors = true;
     else if (a == "-w") o->no_warnings = true;
     else if (a == "--grid") o->grid = true;
+    else if (a == "--print-after-all") o->print_after_all = true;
+    else if (a == "--verify-each") o->verify_each = true;
     else if (a.rfind("-ferror-limit=", 0) == 0) {
       int64_t n;
       if (!ParseInt(a.substr(14), &n) || n < 0) return Fail("invalid error limit in '" + a + "'");
@@ -106,6 +115,25 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     } else if (value_of(a, "--emit", &v)) {
       if (v != "check" && v != "ast" && v != "ir") return Fail("unknown --emit kind '" + v + "' (expected check, ast or ir)");
       o->emit = v;
+    } else if (value_of(a, "--print-after", &v) || value_of(a, "--stop-after", &v)) {
+      if (!ir::IsPassName(v)) {
+        std::string names;
+        for (const std::string& n : ir::PassNames()) names += (names.empty() ? "" : ", ") + n;
+        return Fail("unknown pass '" + v + "' (passes: " + names + ")");
+      }
+      if (a.rfind("--print-after", 0) == 0) o->print_after.insert(v);
+      else o->stop_after = v;
+    } else if (value_of(a, "--arch", &v)) {
+      static const std::pair<const char*, int> kArchs[] = {
+          {"sm_80", 80}, {"sm_86", 86}, {"sm_89", 89}, {"sm_90", 90}, {"sm_90a", 90}};
+      bool found = false;
+      for (auto& [name, sm] : kArchs)
+        if (v == name) {
+          o->arch = v;
+          o->sm = sm;
+          found = true;
+        }
+      if (!found) return Fail("unknown --arch '" + v + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
     } else if (value_of(a, "--stdlib", &v)) {
       o->stdlib_dir = v;
     } else if (value_of(a, "--worker", &v)) {

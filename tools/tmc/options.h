@@ -3,6 +3,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,13 @@ struct Options {
   bool warnings_as_errors = false;
   bool no_warnings = false;
   unsigned error_limit = 20;
+  // lowering and code generation
+  std::set<std::string> print_after;
+  bool print_after_all = false;
+  std::string stop_after;
+  bool verify_each = false;
+  std::string arch = "sm_80";
+  int sm = 80;
   // tmc mapping
   std::optional<int64_t> worker;
   std::optional<int64_t> threads;

@@ -1,0 +1,71 @@
+// Layouts, for a buffer of shape (d0, ..., dn-1):
+//   row_major   ((i0 * d1 + i1) * d2 + i2) ...
+//   col_major   i0 + d0 * (i1 + d1 * (i2 ...))
+//   strided     sum(ik * sk)
+//   swizzle(B, M, S)   o = row-major offset; o ^ ((o & (((1 << B) - 1) << (M + S))) >> S)
+//               (CUTLASS's Swizzle<B, M, S>: XOR of S-bit-shifted row bits
+//               into the column bits, which spreads a column over banks)
+#include "ir/transforms/flatten_buffers.h"
+
+#include "ir/mutator.h"
+
+namespace tmc::ir {
+namespace {
+
+Expr Add(Expr a, Expr b) { return Binary::Make(BinaryOp::Add, std::move(a), std::move(b)); }
+Expr Mul(Expr a, Expr b) { return Binary::Make(BinaryOp::Mul, std::move(a), std::move(b)); }
+
+class Flatten : public Mutator {
+ protected:
+  Expr Visit(const Load* l, const Expr& self) override {
+    bool changed = false;
+    auto idx = MutateAll(l->indices, &changed);
+    if (idx.size() == 1 && l->buffer->shape.size() <= 1 && !changed) return self;
+    return Load::Make(l->buffer, {FlatOffset(*l->buffer, idx)});
+  }
+  Stmt Visit(const Store* s, const Stmt&) override {
+    bool changed = false;
+    auto idx = MutateAll(s->indices, &changed);
+    return Store::Make(s->buffer, {FlatOffset(*s->buffer, idx)}, Mutate(s->value));
+  }
+};
+
+}  // namespace
+
+Expr FlatOffset(const Buffer& b, const std::vector<Expr>& indices) {
+  ScalarKind t = b.scope == MemScope::Global ? ScalarKind::I64 : ScalarKind::I32;
+  auto cv = [&](const Expr& e) { return Cast::Make(t, e); };
+  size_t n = indices.size();
+  Expr off;
+  switch (b.layout) {
+    case LayoutKind::RowMajor:
+    case LayoutKind::Swizzle:
+      off = cv(indices[0]);
+      for (size_t k = 1; k < n; ++k) off = Add(Mul(off, cv(b.shape[k])), cv(indices[k]));
+      break;
+    case LayoutKind::ColMajor:
+      off = cv(indices[n - 1]);
+      for (size_t k = n - 1; k-- > 0;) off = Add(Mul(off, cv(b.shape[k])), cv(indices[k]));
+      break;
+    case LayoutKind::Strided:
+      off = IntImm::Make(t, 0);
+      for (size_t k = 0; k < n; ++k) off = Add(off, Mul(cv(indices[k]), cv(b.layout_args[k])));
+      break;
+  }
+  if (b.layout == LayoutKind::Swizzle) {
+    int64_t bits = *AsConstInt(b.layout_args[0]), base = *AsConstInt(b.layout_args[1]),
+            shift = *AsConstInt(b.layout_args[2]);
+    Expr mask = IntImm::Make(t, ((int64_t{1} << bits) - 1) << (base + shift));
+    Expr moved = Binary::Make(BinaryOp::Shr, Binary::Make(BinaryOp::BitAnd, off, mask), IntImm::Make(t, shift));
+    off = Binary::Make(BinaryOp::BitXor, off, moved);
+  }
+  return off;
+}
+
+void FlattenBuffers(Function& fn, PassContext&) {
+  // Parameters of global buffers index in i64: convert their shapes once
+  // here, where the offsets are built (see FlatOffset).
+  fn.body = Flatten().Mutate(fn.body);
+}
+
+}  // namespace tmc::ir

@@ -1,0 +1,19 @@
+// flatten-buffers: multi-dimensional indices -> one element offset.
+#pragma once
+
+#include "ir/transforms/pass.h"
+
+namespace tmc::ir {
+
+/// Requires: lower-task-mappings (distributed tensors are flat arrays).
+/// Guarantees: every Load and Store has exactly one index, the element
+/// offset in the buffer's memory under its layout (row-major, col-major,
+/// strided, or XOR-swizzled row-major). Offsets into global buffers are
+/// computed in i64, so tensors may exceed 2^31 elements; shared and register
+/// offsets in i32.
+void FlattenBuffers(Function& fn, PassContext& ctx);
+
+/// The element offset of `indices` in `b` (exposed for tests).
+Expr FlatOffset(const Buffer& b, const std::vector<Expr>& indices);
+
+}  // namespace tmc::ir

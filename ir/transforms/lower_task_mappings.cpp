@@ -1,0 +1,142 @@
+// Lowering of task mappings. For a chain a1 * ... * an and worker w:
+//
+//   part_k   = (w / W_{k+1..n}) % W_k            W: workers of atoms
+//   scale_k  = S_{k+1..n}                        S: shapes of atoms (per dim)
+//   task     = sum_k coord_k(part_k or loop counters) * scale_k
+//
+// Before:  for (i, j) in spatial(16, 16) * repeat(4, 4) on threadIdx.x { acc[i, j] = 0.0 }
+// After:   let w = threadIdx.x
+//          if (w < 256) {
+//            for r0 in [0, 4) unroll { for r1 in [0, 4) unroll {
+//              let i = ((w / 16) % 16) * 4 + r0
+//              let j = (w % 16) * 4 + r1
+//              acc[r0 * 4 + r1] = 0.0 } } }
+#include "ir/transforms/lower_task_mappings.h"
+
+#include <map>
+
+#include "ir/mutator.h"
+
+namespace tmc::ir {
+namespace {
+
+constexpr int64_t kUnrollLimit = 64;
+
+Expr I32(int64_t v) { return IntImm::Make(ScalarKind::I32, v); }
+
+class Lower : public Mutator {
+ public:
+  explicit Lower(Function& fn) : fn_(fn) {}
+
+ protected:
+  Stmt Visit(const Alloc* a, const Stmt& self) override {
+    const Buffer& b = *a->buffer;
+    if (!b.distributed_by) return self;
+    auto flat = std::make_shared<Buffer>();
+    flat->name = b.name;
+    flat->elem = b.elem;
+    flat->scope = MemScope::Register;
+    flat->shape = {I32(b.distributed_by->TaskCount() / b.distributed_by->Workers())};
+    flat_[a->buffer.get()] = flat;
+    return Alloc::Make(flat);
+  }
+
+  Expr Visit(const Load* l, const Expr& self) override {
+    if (auto slot = Slot(*l->buffer)) return Load::Make(flat_.at(l->buffer.get()), {*slot});
+    return Mutator::Visit(l, self);
+  }
+
+  Stmt Visit(const Store* s, const Stmt& self) override {
+    if (auto slot = Slot(*s->buffer)) return Store::Make(flat_.at(s->buffer.get()), {*slot}, Mutate(s->value));
+    return Mutator::Visit(s, self);
+  }
+
+  Stmt Visit(const ForMapping* f, const Stmt& self) override {
+    (void)self;
+    const TaskMapping& m = f->mapping;
+    const auto& atoms = m.Atoms();
+    size_t rank = static_cast<size_t>(m.Rank());
+    std::vector<Stmt> out;
+    VarPtr w = NewVar(fn_, "w", ScalarKind::I32);
+    out.push_back(LetStmt::Make(w, Mutate(f->worker)));
+
+    // coords[d]: the task coordinate being built, as sum of terms.
+    std::vector<Expr> coords(rank, I32(0));
+    std::vector<std::pair<VarPtr, Expr>> loops;  // counters and trip counts, outer first
+    Expr slot = I32(0);
+    int64_t rest_workers = m.Workers();
+    std::vector<int64_t> rest_shape = m.Shape();
+    for (const MappingAtom& a : atoms) {
+      rest_workers /= a.Workers();
+      for (size_t d = 0; d < rank; ++d) rest_shape[d] /= a.dims[d];
+      bool col = a.kind == MappingAtom::Kind::ColSpatial || a.kind == MappingAtom::Kind::ColRepeat;
+      // Strides of the atom's own enumeration order.
+      std::vector<int64_t> stride(rank, 1);
+      if (col) {
+        for (size_t d = 1; d < rank; ++d) stride[d] = stride[d - 1] * a.dims[d - 1];
+      } else {
+        for (size_t d = rank - 1; d-- > 0;) stride[d] = stride[d + 1] * a.dims[d + 1];
+      }
+      std::vector<Expr> c(rank);
+      if (a.kind == MappingAtom::Kind::Spatial || a.kind == MappingAtom::Kind::ColSpatial) {
+        Expr part = Binary::Make(BinaryOp::Div, VarRef::Make(w), I32(rest_workers));
+        // Under the guard w < m.workers the first atom's part is in range.
+        if (&a != &atoms.front()) part = Binary::Make(BinaryOp::Mod, part, I32(a.Workers()));
+        for (size_t d = 0; d < rank; ++d)
+          c[d] = Binary::Make(BinaryOp::Mod, Binary::Make(BinaryOp::Div, part, I32(stride[d])), I32(a.dims[d]));
+      } else {
+        // Loops in enumeration order: slowest dimension outermost.
+        std::vector<size_t> order(rank);
+        for (size_t d = 0; d < rank; ++d) order[d] = col ? rank - 1 - d : d;
+        Expr local = I32(0);
+        for (size_t d : order) {
+          VarPtr r = NewVar(fn_, "r", ScalarKind::I32);
+          loops.emplace_back(r, I32(a.dims[d]));
+          c[d] = VarRef::Make(r);
+          local = Binary::Make(BinaryOp::Add, local, Binary::Make(BinaryOp::Mul, VarRef::Make(r), I32(stride[d])));
+        }
+        slot = Binary::Make(BinaryOp::Add, Binary::Make(BinaryOp::Mul, slot, I32(a.Tasks())), local);
+      }
+      for (size_t d = 0; d < rank; ++d)
+        coords[d] = Binary::Make(BinaryOp::Add, coords[d], Binary::Make(BinaryOp::Mul, c[d], I32(rest_shape[d])));
+    }
+
+    slots_.emplace_back(m, slot);
+    Stmt body = Mutate(f->body);
+    slots_.pop_back();
+    std::vector<Stmt> inner;
+    for (size_t d = 0; d < rank; ++d) inner.push_back(LetStmt::Make(f->vars[d], coords[d]));
+    inner.push_back(body);
+    Stmt nest = Seq::Make(std::move(inner));
+    int64_t unroll_tasks = 1;
+    for (const MappingAtom& a : atoms)
+      if (a.Workers() == 1) unroll_tasks = std::max(unroll_tasks, a.Tasks());
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+      nest = For::Make(it->first, I32(0), it->second, I32(1), unroll_tasks <= kUnrollLimit, nest);
+    // Workers past m.workers get no tasks (simplify drops the guard when the
+    // worker is known to be in range).
+    out.push_back(IfStmt::Make(Binary::Make(BinaryOp::Lt, VarRef::Make(w), I32(m.Workers())), nest));
+    Stmt result = Seq::Make(std::move(out));
+    return result;
+  }
+
+ private:
+  // The slot expression of a distributed buffer inside a loop over its
+  // mapping (the checker guarantees the indices are the loop variables).
+  std::optional<Expr> Slot(const Buffer& b) {
+    if (!b.distributed_by || !flat_.count(&b)) return std::nullopt;
+    for (auto it = slots_.rbegin(); it != slots_.rend(); ++it)
+      if (it->first == *b.distributed_by) return it->second;
+    return std::nullopt;
+  }
+
+  Function& fn_;
+  std::map<const Buffer*, BufferPtr> flat_;
+  std::vector<std::pair<TaskMapping, Expr>> slots_;
+};
+
+}  // namespace
+
+void LowerTaskMappings(Function& fn, PassContext&) { fn.body = Lower(fn).Mutate(fn.body); }
+
+}  // namespace tmc::ir

@@ -1,0 +1,14 @@
+// What every pass gets: the function to transform and where to report.
+#pragma once
+
+#include "ir/ir.h"
+#include "support/diagnostics.h"
+
+namespace tmc::ir {
+
+struct PassContext {
+  DiagnosticEngine* diags = nullptr;  // for user errors found late (e.g. shared memory)
+  int sm_arch = 80;                   // target compute capability, e.g. 80 or 90
+};
+
+}  // namespace tmc::ir

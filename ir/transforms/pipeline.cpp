@@ -1,0 +1,87 @@
+// The pipeline, in order, with the reason for each position.
+#include "ir/transforms/pipeline.h"
+
+#include <fmt/format.h>
+
+#include "ir/printer.h"
+#include "ir/transforms/flatten_buffers.h"
+#include "ir/transforms/lower_task_mappings.h"
+#include "ir/transforms/plan_shared_memory.h"
+#include "ir/transforms/simplify.h"
+#include "ir/transforms/unroll.h"
+#include "ir/verifier.h"
+#include "support/check.h"
+
+namespace tmc::ir {
+namespace {
+
+using PassFn = void (*)(Function&, PassContext&);
+
+struct Step {
+  const char* name;
+  PassFn run;
+  VerifyStage after;  // what holds once this step has run
+};
+
+const std::vector<Step>& Pipeline() {
+  static const std::vector<Step> kSteps = {
+      // Task mappings first: everything after sees plain loops and arrays.
+      {"lower-task-mappings", LowerTaskMappings, {true, false}},
+      // Unroll the repeat loops, so that register-array indices become
+      // constants that simplify can fold.
+      {"unroll", Unroll, {true, false}},
+      // Fold constants, drop mapping guards that the block size proves
+      // redundant, and simplify div/mod of thread indices.
+      {"simplify", Simplify, {true, false}},
+      // Only now flatten: index arithmetic is already as simple as the
+      // multi-dimensional form allows.
+      {"flatten-buffers", FlattenBuffers, {true, true}},
+      // Fold the flattened offsets (constant register indices, strides).
+      {"simplify", Simplify, {true, true}},
+      {"plan-shared-memory", PlanSharedMemory, {true, true}},
+  };
+  return kSteps;
+}
+
+}  // namespace
+
+bool IsPassName(const std::string& name) {
+  for (const Step& s : Pipeline())
+    if (name == s.name) return true;
+  return false;
+}
+
+std::vector<std::string> PassNames() {
+  std::vector<std::string> names;
+  for (const Step& s : Pipeline())
+    if (std::find(names.begin(), names.end(), s.name) == names.end()) names.push_back(s.name);
+  return names;
+}
+
+bool RunPipeline(Module& m, PassContext& ctx, const PipelineOptions& options, std::string* log) {
+  unsigned errors = ctx.diags ? ctx.diags->ErrorCount() : 0;
+#ifndef NDEBUG
+  bool verify = true;
+#else
+  bool verify = options.verify_each;
+#endif
+  for (auto& fn : m.functions) {
+    for (const Step& step : Pipeline()) {
+      std::string before = options.print_after_all ? Print(*fn) : "";
+      step.run(*fn, ctx);
+      if (verify) {
+        std::vector<std::string> problems = Verify(*fn, step.after);
+        if (!problems.empty())
+          TMC_CHECK(false, fmt::format("IR verification failed after {} in {}: {}", step.name, fn->name,
+                                       problems.front()));
+      }
+      bool print = options.print_after.count(step.name) > 0 ||
+                   (options.print_after_all && Print(*fn) != before);
+      if (print) *log += fmt::format("// -----// IR after {} //----- //\n{}", step.name, Print(*fn));
+      if (options.stop_after == step.name) break;
+    }
+  }
+  return !ctx.diags || ctx.diags->ErrorCount() == errors;
+}
+
+}  // namespace tmc::ir

@@ -1,0 +1,27 @@
+// The lowering pipeline from checked IR to IR ready for code generation.
+#pragma once
+
+#include <set>
+#include <string>
+
+#include "ir/transforms/pass.h"
+
+namespace tmc::ir {
+
+struct PipelineOptions {
+  std::set<std::string> print_after;  // --print-after=NAME (repeatable)
+  bool print_after_all = false;
+  std::string stop_after;             // --stop-after=NAME
+  bool verify_each = false;           // --verify-each (always on in debug builds)
+};
+
+/// True if `name` is a registered pass.
+bool IsPassName(const std::string& name);
+/// The registered pass names, in pipeline order.
+std::vector<std::string> PassNames();
+
+/// Runs the pipeline on every function of `m`. IR printed by --print-after
+/// goes to `log`. Returns false when a pass reported a user error.
+bool RunPipeline(Module& m, PassContext& ctx, const PipelineOptions& options, std::string* log);
+
+}  // namespace tmc::ir

@@ -1,0 +1,293 @@
+// Range facts come from: block dimensions (threadIdx.x in [0, block.x)),
+// grid indices (>= 0), shape symbols (>= 1), constant-bounded loops, lets
+// of values with known ranges, and the conditions of enclosing ifs of the
+// form `v < c` (which the mapping guards produce).
+#include "ir/transforms/simplify.h"
+
+#include <cmath>
+#include <map>
+
+#include "ir/mutator.h"
+
+namespace tmc::ir {
+namespace {
+
+struct Interval {
+  int64_t lo, hi;  // inclusive
+};
+
+int64_t Wrap(int64_t v, ScalarKind t) {
+  int bits = ScalarBits(t);
+  if (bits >= 64 || t == ScalarKind::Bool) return v;
+  uint64_t mask = (uint64_t{1} << bits) - 1;
+  uint64_t u = static_cast<uint64_t>(v) & mask;
+  if (IsSigned(t) && (u >> (bits - 1))) return static_cast<int64_t>(u | ~mask);
+  return static_cast<int64_t>(u);
+}
+
+std::optional<Expr> FoldInt(BinaryOp op, ScalarKind t, int64_t a, int64_t b) {
+  bool u = IsUnsigned(t);
+  uint64_t ua = static_cast<uint64_t>(a), ub = static_cast<uint64_t>(b);
+  int64_t r = 0;
+  switch (op) {
+    case BinaryOp::Add: r = static_cast<int64_t>(ua + ub); break;
+    case BinaryOp::Sub: r = static_cast<int64_t>(ua - ub); break;
+    case BinaryOp::Mul: r = static_cast<int64_t>(ua * ub); break;
+    case BinaryOp::Div:
+      if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
+      r = u ? static_cast<int64_t>(ua / ub) : a / b;
+      break;
+    case BinaryOp::Mod:
+      if (b == 0 || (a == INT64_MIN && b == -1)) return std::nullopt;
+      r = u ? static_cast<int64_t>(ua % ub) : a % b;
+      break;
+    case BinaryOp::Min: r = u ? static_cast<int64_t>(std::min(ua, ub)) : std::min(a, b); break;
+    case BinaryOp::Max: r = u ? static_cast<int64_t>(std::max(ua, ub)) : std::max(a, b); break;
+    case BinaryOp::Shl: if (b < 0 || b >= ScalarBits(t)) return std::nullopt; r = static_cast<int64_t>(ua << b); break;
+    case BinaryOp::Shr:
+      if (b < 0 || b >= ScalarBits(t)) return std::nullopt;
+      r = u ? static_cast<int64_t>(ua >> b) : a >> b;
+      break;
+    case BinaryOp::BitAnd: r = a & b; break;
+    case BinaryOp::BitOr: r = a | b; break;
+    case BinaryOp::BitXor: r = a ^ b; break;
+    case BinaryOp::And: r = (a && b); break;
+    case BinaryOp::Or: r = (a || b); break;
+    case BinaryOp::Lt: return IntImm::Make(ScalarKind::Bool, u ? ua < ub : a < b);
+    case BinaryOp::Le: return IntImm::Make(ScalarKind::Bool, u ? ua <= ub : a <= b);
+    case BinaryOp::Gt: return IntImm::Make(ScalarKind::Bool, u ? ua > ub : a > b);
+    case BinaryOp::Ge: return IntImm::Make(ScalarKind::Bool, u ? ua >= ub : a >= b);
+    case BinaryOp::Eq: return IntImm::Make(ScalarKind::Bool, a == b);
+    case BinaryOp::Ne: return IntImm::Make(ScalarKind::Bool, a != b);
+  }
+  return IntImm::Make(t, Wrap(r, t));
+}
+
+class Simplifier : public Mutator {
+ public:
+  explicit Simplifier(const Function* fn) : fn_(fn) {}
+
+  std::optional<Interval> RangeOf(const Expr& e) {
+    if (auto c = AsConstInt(e)) return Interval{*c, *c};
+    if (!IsInteger(e->type)) return std::nullopt;
+    if (auto* v = e->as<VarRef>()) {
+      auto it = ranges_.find(v->var.get());
+      if (it != ranges_.end()) return it->second;
+      return std::nullopt;
+    }
+    if (auto* c = e->as<Call>()) {
+      if (!fn_) return std::nullopt;
+      int i = static_cast<int>(c->intrinsic);
+      if (c->intrinsic >= Intrinsic::ThreadIdxX && c->intrinsic <= Intrinsic::ThreadIdxZ) {
+        size_t axis = static_cast<size_t>(i - static_cast<int>(Intrinsic::ThreadIdxX));
+        int64_t n = axis < fn_->block.size() ? fn_->block[axis] : 1;
+        return Interval{0, n - 1};
+      }
+      if (c->intrinsic >= Intrinsic::BlockIdxX && c->intrinsic <= Intrinsic::BlockIdxZ)
+        return Interval{0, INT32_MAX - 1};
+      return std::nullopt;
+    }
+    if (auto* b = e->as<Binary>()) {
+      auto l = RangeOf(b->lhs), r = RangeOf(b->rhs);
+      if (!l || !r) {
+        if (b->op == BinaryOp::Mod && r && r->lo > 0 && l && l->lo >= 0) return Interval{0, r->hi - 1};
+        return std::nullopt;
+      }
+      auto sat = [](__int128 v) { return static_cast<int64_t>(std::clamp<__int128>(v, INT64_MIN / 4, INT64_MAX / 4)); };
+      switch (b->op) {
+        case BinaryOp::Add: return Interval{sat(__int128(l->lo) + r->lo), sat(__int128(l->hi) + r->hi)};
+        case BinaryOp::Sub: return Interval{sat(__int128(l->lo) - r->hi), sat(__int128(l->hi) - r->lo)};
+        case BinaryOp::Mul:
+          if (l->lo >= 0 && r->lo >= 0) return Interval{sat(__int128(l->lo) * r->lo), sat(__int128(l->hi) * r->hi)};
+          return std::nullopt;
+        case BinaryOp::Div:
+          if (l->lo >= 0 && r->lo > 0) return Interval{l->lo / r->hi, l->hi / r->lo};
+          return std::nullopt;
+        case BinaryOp::Mod:
+          if (l->lo >= 0 && r->lo > 0) return Interval{0, std::min(l->hi, r->hi - 1)};
+          return std::nullopt;
+        case BinaryOp::Min: return Interval{std::min(l->lo, r->lo), std::min(l->hi, r->hi)};
+        case BinaryOp::Max: return Interval{std::max(l->lo, r->lo), std::max(l->hi, r->hi)};
+        default: return std::nullopt;
+      }
+    }
+    return std::nullopt;
+  }
+
+ protected:
+  Expr Visit(const Binary* e, const Expr& self) override {
+    Expr a = Mutate(e->lhs), b = Mutate(e->rhs);
+    ScalarKind t = a->type;
+    auto ca = AsConstInt(a), cb = AsConstInt(b);
+    if (ca && cb && (IsInteger(t) || t == ScalarKind::Bool))
+      if (auto f = FoldInt(e->op, t, *ca, *cb)) return *f;
+    auto* fa = a->as<FloatImm>();
+    auto* fb = b->as<FloatImm>();
+    if (fa && fb && (t == ScalarKind::F32 || t == ScalarKind::F64)) {
+      double x = fa->value, y = fb->value, r;
+      bool fold = true;
+      switch (e->op) {
+        case BinaryOp::Add: r = x + y; break;
+        case BinaryOp::Sub: r = x - y; break;
+        case BinaryOp::Mul: r = x * y; break;
+        case BinaryOp::Div: r = x / y; break;
+        default: fold = false; r = 0; break;
+      }
+      if (fold) return FloatImm::Make(t, t == ScalarKind::F32 ? static_cast<double>(static_cast<float>(r)) : r);
+    }
+    if (IsInteger(t)) {
+      switch (e->op) {
+        case BinaryOp::Add:
+          if (ca == 0) return b;
+          if (cb == 0) return a;
+          break;
+        case BinaryOp::Sub:
+          if (cb == 0) return a;
+          break;
+        case BinaryOp::Mul:
+          if (ca == 1) return b;
+          if (cb == 1) return a;
+          if (ca == 0 || cb == 0) return IntImm::Make(t, 0);
+          break;
+        case BinaryOp::Div:
+          if (cb == 1) return a;
+          if (cb && *cb > 0) {
+            auto r = RangeOf(a);
+            if (r && r->lo >= 0 && r->hi < *cb) return IntImm::Make(t, 0);
+          }
+          break;
+        case BinaryOp::Mod:
+          if (cb == 1) return IntImm::Make(t, 0);
+          if (cb && *cb > 0) {
+            auto r = RangeOf(a);
+            if (r && r->lo >= 0 && r->hi < *cb) return a;
+          }
+          break;
+        default: break;
+      }
+    }
+    if (IsComparison(e->op) && IsInteger(t)) {
+      auto l = RangeOf(a), r = RangeOf(b);
+      if (l && r) {
+        std::optional<bool> v;
+        switch (e->op) {
+          case BinaryOp::Lt: if (l->hi < r->lo) v = true; else if (l->lo >= r->hi) v = false; break;
+          case BinaryOp::Le: if (l->hi <= r->lo) v = true; else if (l->lo > r->hi) v = false; break;
+          case BinaryOp::Gt: if (l->lo > r->hi) v = true; else if (l->hi <= r->lo) v = false; break;
+          case BinaryOp::Ge: if (l->lo >= r->hi) v = true; else if (l->hi < r->lo) v = false; break;
+          default: break;
+        }
+        if (v) return IntImm::Make(ScalarKind::Bool, *v);
+      }
+    }
+    if (e->op == BinaryOp::And) {
+      if (ca == 1) return b;
+      if (cb == 1) return a;
+      if (ca == 0 || cb == 0) return IntImm::Make(ScalarKind::Bool, 0);
+    }
+    if (e->op == BinaryOp::Or) {
+      if (ca == 0) return b;
+      if (cb == 0) return a;
+      if (ca == 1 || cb == 1) return IntImm::Make(ScalarKind::Bool, 1);
+    }
+    if (a == e->lhs && b == e->rhs) return self;
+    return Binary::Make(e->op, a, b);
+  }
+
+  Expr Visit(const Unary* e, const Expr& self) override {
+    Expr a = Mutate(e->operand);
+    if (auto c = AsConstInt(a)) {
+      switch (e->op) {
+        case UnaryOp::Neg: return IntImm::Make(a->type, Wrap(-*c, a->type));
+        case UnaryOp::Not: return IntImm::Make(ScalarKind::Bool, !*c);
+        case UnaryOp::BitNot: return IntImm::Make(a->type, Wrap(~*c, a->type));
+      }
+    }
+    if (auto* f = a->as<FloatImm>(); f && e->op == UnaryOp::Neg) return FloatImm::Make(a->type, -f->value);
+    return a == e->operand ? self : Unary::Make(e->op, a);
+  }
+
+  Expr Visit(const Cast* e, const Expr& self) override {
+    Expr a = Mutate(e->operand);
+    if (auto c = AsConstInt(a); c && IsInteger(e->type)) return IntImm::Make(e->type, Wrap(*c, e->type));
+    if (auto* f = a->as<FloatImm>(); f && IsFloat(e->type) && e->type != ScalarKind::F16 && e->type != ScalarKind::BF16)
+      return FloatImm::Make(e->type, e->type == ScalarKind::F32 ? static_cast<double>(static_cast<float>(f->value)) : f->value);
+    return a == e->operand ? self : Cast::Make(e->type, a);
+  }
+
+  Expr Visit(const Select* e, const Expr& self) override {
+    Expr c = Mutate(e->cond);
+    if (auto v = AsConstInt(c)) return Mutate(*v ? e->then_value : e->else_value);
+    Expr a = Mutate(e->then_value), b = Mutate(e->else_value);
+    return c == e->cond && a == e->then_value && b == e->else_value ? self : Select::Make(c, a, b);
+  }
+
+  Stmt Visit(const IfStmt* s, const Stmt& self) override {
+    Expr c = Mutate(s->cond);
+    if (auto v = AsConstInt(c)) return *v ? Mutate(s->then_body) : Mutate(s->else_body);
+    // Inside `if (v < k)`, v is below k.
+    std::optional<std::pair<const Var*, Interval>> saved;
+    if (auto* b = c->as<Binary>(); b && b->op == BinaryOp::Lt) {
+      auto* v = b->lhs->as<VarRef>();
+      auto k = AsConstInt(b->rhs);
+      if (v && k) {
+        const Var* var = v->var.get();
+        auto it = ranges_.find(var);
+        Interval cur = it != ranges_.end() ? it->second : Interval{INT64_MIN / 4, INT64_MAX / 4};
+        if (it != ranges_.end()) saved = std::make_pair(var, it->second);
+        ranges_[var] = Interval{cur.lo, std::min(cur.hi, *k - 1)};
+        Stmt t = Mutate(s->then_body);
+        if (saved) ranges_[var] = saved->second; else ranges_.erase(var);
+        Stmt e = Mutate(s->else_body);
+        return IfStmt::Make(c, t, e);
+      }
+    }
+    Stmt t = Mutate(s->then_body), e = Mutate(s->else_body);
+    return c == s->cond && t == s->then_body && e == s->else_body ? self : IfStmt::Make(c, t, e);
+  }
+
+  Stmt Visit(const LetStmt* s, const Stmt& self) override {
+    Stmt out = Mutator::Visit(s, self);
+    auto* l = out->as<LetStmt>();
+    if (!l->var->is_mutable && l->value)
+      if (auto r = RangeOf(l->value)) ranges_[l->var.get()] = *r;
+    return out;
+  }
+
+  Stmt Visit(const For* s, const Stmt& self) override {
+    Expr b = Mutate(s->begin), e = Mutate(s->end), st = Mutate(s->step);
+    auto cb = RangeOf(b), ce = RangeOf(e);
+    auto cs = AsConstInt(st);
+    if (AsConstInt(b) && AsConstInt(e) && cs && *cs > 0 && *AsConstInt(e) <= *AsConstInt(b))
+      return Seq::Make({});  // never runs
+    if (cb && ce && cs && *cs > 0) ranges_[s->var.get()] = Interval{cb->lo, ce->hi - 1};
+    else if (cb && cs && *cs > 0) ranges_[s->var.get()] = Interval{cb->lo, INT64_MAX / 4};
+    Stmt body = Mutate(s->body);
+    ranges_.erase(s->var.get());
+    if (b == s->begin && e == s->end && st == s->step && body == s->body) return self;
+    return For::Make(s->var, b, e, st, s->unroll, body);
+  }
+
+ public:
+  void SeedParams() {
+    if (!fn_) return;
+    for (const Param& p : fn_->params)
+      if (p.is_shape_symbol) ranges_[p.var.get()] = Interval{1, INT32_MAX};
+  }
+
+ private:
+  const Function* fn_;
+  std::map<const Var*, Interval> ranges_;
+};
+
+}  // namespace
+
+Expr SimplifyExpr(const Expr& e) { return Simplifier(nullptr).Mutate(e); }
+
+void Simplify(Function& fn, PassContext&) {
+  Simplifier s(&fn);
+  s.SeedParams();
+  fn.body = s.Mutate(fn.body);
+}
+
+}  // namespace tmc::ir
