@@ -14,6 +14,7 @@
 #include "ir/from_ast.h"
 #include "ir/printer.h"
 #include "ir/transforms/pipeline.h"
+#include "tools/tmc/emit.h"
 #include "support/diagnostic_verifier.h"
 #include "tools/tmc/mapping_command.h"
 #include "tools/tmc/options.h"
@@ -114,18 +115,9 @@ int RealMain(int argc, char** argv) {
     if (o.emit == "ast")
       for (const sema::CheckedModule* m : modules)
         if (m) output += ast::PrintModule(*m->ast, sm);
-    if (o.emit == "ir" && !diags.HasErrors()) {
-      for (const sema::CheckedModule* m : modules) {
-        if (!m || !m->ok) continue;
-        std::unique_ptr<ir::Module> module = ir::LowerFromAst(*m);
-        ir::PassContext ctx{&diags, o.sm};
-        ir::PipelineOptions popts{o.print_after, o.print_after_all, o.stop_after, o.verify_each};
-        std::string log;
-        ir::RunPipeline(*module, ctx, popts, &log);
-        output += log;
-        if (o.print_after.empty() && !o.print_after_all) output += ir::Print(*module);
-      }
-    }
+    if (o.emit != "check" && o.emit != "ast" && !diags.HasErrors())
+      for (const sema::CheckedModule* m : modules)
+        if (m && m->ok) output += EmitModule(*m, o, diags);
   }
 
   if (o.verify_diagnostics) {

@@ -2,6 +2,7 @@
 // NAME=VALUE), --flag=value.
 #include "tools/tmc/options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -19,7 +20,8 @@ usage:
 
 compile options:
   --emit=KIND             what to produce: check (default: diagnostics only),
-                          ast, ir (after the lowering pipeline)
+                          ast, ir (after the lowering pipeline), llvm (optimized
+                          LLVM IR), ptx, cuda (CUDA C++), meta (kernel metadata JSON)
   --arch=SM               target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a
   --print-after=PASS      print the IR after each run of PASS (repeatable)
   --print-after-all       print the IR after every pass that changes it
@@ -113,7 +115,9 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
       if (!ParseInt(a.substr(14), &n) || n < 0) return Fail("invalid error limit in '" + a + "'");
       o->error_limit = static_cast<unsigned>(n);
     } else if (value_of(a, "--emit", &v)) {
-      if (v != "check" && v != "ast" && v != "ir") return Fail("unknown --emit kind '" + v + "' (expected check, ast or ir)");
+      static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cuda", "meta"};
+      if (std::find(std::begin(kKinds), std::end(kKinds), v) == std::end(kKinds))
+        return Fail("unknown --emit kind '" + v + "' (expected check, ast, ir, llvm, ptx, cuda or meta)");
       o->emit = v;
     } else if (value_of(a, "--print-after", &v) || value_of(a, "--stop-after", &v)) {
       if (!ir::IsPassName(v)) {

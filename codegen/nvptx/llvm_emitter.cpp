@@ -1,0 +1,516 @@
+// The translation is structural. Immutable IR variables become SSA values;
+// mutable ones and register arrays become allocas in the entry block, which
+// SROA promotes to registers once their indices are constants (unrolled
+// distributed tensors). Shared tensors are offsets into one shared-memory
+// array: static when at most 48 KB, dynamic (extern) above.
+#include "codegen/nvptx/llvm_emitter.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <map>
+
+#include "support/check.h"
+
+namespace tmc::codegen {
+namespace {
+
+using namespace ir;
+
+constexpr unsigned kGlobalAS = 1;
+constexpr unsigned kSharedAS = 3;
+constexpr int64_t kStaticSharedLimit = 48 * 1024;
+
+class Emitter {
+ public:
+  Emitter(llvm::Module& mod) : mod_(mod), ctx_(mod.getContext()), b_(ctx_) {}
+
+  llvm::Type* Ty(ScalarKind k) {
+    switch (k) {
+      case ScalarKind::Bool: return b_.getInt1Ty();
+      case ScalarKind::I8: case ScalarKind::U8: return b_.getInt8Ty();
+      case ScalarKind::I16: case ScalarKind::U16: return b_.getInt16Ty();
+      case ScalarKind::I32: case ScalarKind::U32: return b_.getInt32Ty();
+      case ScalarKind::I64: case ScalarKind::U64: return b_.getInt64Ty();
+      case ScalarKind::F16: return b_.getHalfTy();
+      case ScalarKind::BF16: return b_.getBFloatTy();
+      case ScalarKind::F32: return b_.getFloatTy();
+      case ScalarKind::F64: return b_.getDoubleTy();
+    }
+    return b_.getInt32Ty();
+  }
+  // In memory, bool is a byte.
+  llvm::Type* MemTy(ScalarKind k) { return k == ScalarKind::Bool ? b_.getInt8Ty() : Ty(k); }
+
+  void Declare(const Function& fn) {
+    std::vector<llvm::Type*> params;
+    for (const Param& p : fn.params)
+      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(kGlobalAS)) : Ty(p.var->type));
+    llvm::Type* ret = fn.result ? Ty(*fn.result) : b_.getVoidTy();
+    auto* type = llvm::FunctionType::get(ret, params, false);
+    bool kernel = fn.kind == Function::Kind::Kernel;
+    auto* f = llvm::Function::Create(type, kernel ? llvm::GlobalValue::ExternalLinkage
+                                                  : llvm::GlobalValue::InternalLinkage,
+                                     fn.name, mod_);
+    if (kernel) {
+      f->setCallingConv(llvm::CallingConv::PTX_Kernel);
+      // The block size is known: tell the register allocator.
+      llvm::NamedMDNode* ann = mod_.getOrInsertNamedMetadata("nvvm.annotations");
+      auto i32 = [&](int64_t v) { return llvm::ConstantAsMetadata::get(b_.getInt32(static_cast<uint32_t>(v))); };
+      const char* keys[] = {"maxntidx", "maxntidy", "maxntidz"};
+      for (size_t d = 0; d < fn.block.size(); ++d)
+        ann->addOperand(llvm::MDNode::get(ctx_, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx_, keys[d]), i32(fn.block[d])}));
+    }
+    for (size_t i = 0; i < fn.params.size(); ++i) {
+      const Param& p = fn.params[i];
+      f->getArg(static_cast<unsigned>(i))->setName(p.buffer ? p.buffer->name : p.var->name);
+      if (p.buffer && p.buffer->read_only) f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::ReadOnly);
+    }
+    functions_[&fn] = f;
+  }
+
+  void Define(const Function& fn) {
+    fn_ = &fn;
+    f_ = functions_.at(&fn);
+    vars_.clear();
+    buffers_.clear();
+    entry_ = llvm::BasicBlock::Create(ctx_, "entry", f_);
+    b_.SetInsertPoint(entry_);
+    for (size_t i = 0; i < fn.params.size(); ++i) {
+      const Param& p = fn.params[i];
+      if (p.buffer) buffers_[p.buffer.get()] = f_->getArg(static_cast<unsigned>(i));
+      else vars_[p.var.get()] = f_->getArg(static_cast<unsigned>(i));
+    }
+    if (fn.shared_bytes > 0) shared_ = SharedArray(fn);
+    Stmt(fn.body);
+    if (!b_.GetInsertBlock()->getTerminator()) {
+      if (fn.result) b_.CreateRet(llvm::UndefValue::get(Ty(*fn.result)));
+      else b_.CreateRetVoid();
+    }
+  }
+
+ private:
+  llvm::Value* SharedArray(const Function& fn) {
+    bool dynamic = fn.shared_bytes > kStaticSharedLimit;
+    std::string name = "__tmc_shared_" + fn.name;
+    auto* type = llvm::ArrayType::get(b_.getInt8Ty(), dynamic ? 0 : static_cast<uint64_t>(fn.shared_bytes));
+    auto* g = new llvm::GlobalVariable(mod_, type, false,
+                                       dynamic ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
+                                       dynamic ? nullptr : llvm::UndefValue::get(type), name, nullptr,
+                                       llvm::GlobalValue::NotThreadLocal, kSharedAS);
+    g->setAlignment(llvm::Align(16));
+    return g;
+  }
+
+  // An alloca in the entry block, where SROA and mem2reg look for them.
+  llvm::AllocaInst* EntryAlloca(llvm::Type* t, const std::string& name) {
+    llvm::IRBuilder<> eb(entry_, entry_->begin());
+    return eb.CreateAlloca(t, nullptr, name);
+  }
+
+  // Starts a new block if the current one already ended (after a return,
+  // break or continue), so that unreachable statements still have a home.
+  void EnsureOpenBlock() {
+    if (b_.GetInsertBlock()->getTerminator())
+      b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "dead", f_));
+  }
+
+  // ---------------------------------------------------------------- stmts
+  void Stmt(const ir::Stmt& s) {
+    if (!s) return;
+    EnsureOpenBlock();
+    switch (s->kind) {
+      case StmtKind::Seq:
+        for (const ir::Stmt& st : s->as<Seq>()->stmts) Stmt(st);
+        return;
+      case StmtKind::LetStmt: {
+        auto* l = s->as<LetStmt>();
+        if (!l->var->is_mutable) {
+          vars_[l->var.get()] = Value(l->value);
+          return;
+        }
+        llvm::AllocaInst* slot = EntryAlloca(Ty(l->var->type), l->var->name);
+        slots_[l->var.get()] = slot;
+        if (l->value) b_.CreateStore(Value(l->value), slot);
+        return;
+      }
+      case StmtKind::Assign: {
+        auto* a = s->as<Assign>();
+        b_.CreateStore(Value(a->value), slots_.at(a->var.get()));
+        return;
+      }
+      case StmtKind::Store: {
+        auto* st = s->as<Store>();
+        llvm::Value* v = Value(st->value);
+        if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
+        b_.CreateStore(v, Address(*st->buffer, st->indices));
+        return;
+      }
+      case StmtKind::Alloc: {
+        auto* a = s->as<Alloc>();
+        const Buffer& buf = *a->buffer;
+        if (buf.scope == MemScope::Shared) {
+          buffers_[&buf] = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), shared_, static_cast<uint64_t>(buf.shared_offset), buf.name);
+        } else {
+          int64_t n = 1;
+          for (const Expr& d : buf.shape) n *= AsConstInt(d).value_or(1);
+          buffers_[&buf] = EntryAlloca(llvm::ArrayType::get(MemTy(buf.elem), static_cast<uint64_t>(n)), buf.name);
+        }
+        return;
+      }
+      case StmtKind::IfStmt: {
+        auto* i = s->as<IfStmt>();
+        llvm::Value* c = Value(i->cond);
+        auto* then_bb = llvm::BasicBlock::Create(ctx_, "then", f_);
+        auto* else_bb = i->else_body ? llvm::BasicBlock::Create(ctx_, "else", f_) : nullptr;
+        auto* merge = llvm::BasicBlock::Create(ctx_, "endif", f_);
+        b_.CreateCondBr(c, then_bb, else_bb ? else_bb : merge);
+        b_.SetInsertPoint(then_bb);
+        Stmt(i->then_body);
+        if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(merge);
+        if (else_bb) {
+          b_.SetInsertPoint(else_bb);
+          Stmt(i->else_body);
+          if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(merge);
+        }
+        b_.SetInsertPoint(merge);
+        return;
+      }
+      case StmtKind::For: {
+        auto* f = s->as<For>();
+        llvm::Type* t = Ty(f->var->type);
+        llvm::AllocaInst* counter = EntryAlloca(t, f->var->name);
+        llvm::Value* end = Value(f->end);
+        llvm::Value* step = Value(f->step);
+        b_.CreateStore(Value(f->begin), counter);
+        auto* head = llvm::BasicBlock::Create(ctx_, "for.head", f_);
+        auto* body = llvm::BasicBlock::Create(ctx_, "for.body", f_);
+        auto* latch = llvm::BasicBlock::Create(ctx_, "for.latch", f_);
+        auto* exit = llvm::BasicBlock::Create(ctx_, "for.end", f_);
+        b_.CreateBr(head);
+        b_.SetInsertPoint(head);
+        llvm::Value* i = b_.CreateLoad(t, counter);
+        bool is_unsigned = IsUnsigned(f->var->type);
+        llvm::Value* up = b_.CreateICmp(is_unsigned ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT, i, end);
+        llvm::Value* cond = up;
+        auto cs = AsConstInt(f->step);
+        if (!cs || *cs < 0) {
+          llvm::Value* down = b_.CreateICmpSGT(i, end);
+          cond = cs ? down : b_.CreateSelect(b_.CreateICmpSGT(step, llvm::ConstantInt::get(t, 0)), up, down);
+        }
+        b_.CreateCondBr(cond, body, exit);
+        b_.SetInsertPoint(body);
+        vars_[f->var.get()] = i;
+        loops_.push_back({latch, exit});
+        Stmt(f->body);
+        loops_.pop_back();
+        if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(latch);
+        b_.SetInsertPoint(latch);
+        b_.CreateStore(b_.CreateAdd(b_.CreateLoad(t, counter), step), counter);
+        b_.CreateBr(head);
+        b_.SetInsertPoint(exit);
+        return;
+      }
+      case StmtKind::While: {
+        auto* w = s->as<While>();
+        auto* head = llvm::BasicBlock::Create(ctx_, "while.head", f_);
+        auto* body = llvm::BasicBlock::Create(ctx_, "while.body", f_);
+        auto* exit = llvm::BasicBlock::Create(ctx_, "while.end", f_);
+        b_.CreateBr(head);
+        b_.SetInsertPoint(head);
+        b_.CreateCondBr(Value(w->cond), body, exit);
+        b_.SetInsertPoint(body);
+        loops_.push_back({head, exit});
+        Stmt(w->body);
+        loops_.pop_back();
+        if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
+        b_.SetInsertPoint(exit);
+        return;
+      }
+      case StmtKind::Jump: {
+        TMC_CHECK(!loops_.empty(), "break outside a loop");
+        b_.CreateBr(s->as<Jump>()->is_break ? loops_.back().exit : loops_.back().next);
+        return;
+      }
+      case StmtKind::Return: {
+        auto* r = s->as<Return>();
+        if (r->value) b_.CreateRet(Value(r->value));
+        else b_.CreateRetVoid();
+        return;
+      }
+      case StmtKind::Barrier:
+        b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::nvvm_barrier0));
+        return;
+      case StmtKind::Evaluate: Value(s->as<Evaluate>()->value); return;
+      case StmtKind::ForMapping: TMC_CHECK(false, "task-mapping loop reached code generation");
+    }
+  }
+
+  llvm::Value* Address(const Buffer& buf, const std::vector<Expr>& idx) {
+    TMC_CHECK(idx.size() == 1, "unflattened access to " + buf.name);
+    llvm::Value* base = buffers_.at(&buf);
+    llvm::Value* i = Value(idx[0]);
+    if (buf.scope == MemScope::Register) {
+      auto* alloca = llvm::cast<llvm::AllocaInst>(base);
+      return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.CreateSExtOrTrunc(i, b_.getInt32Ty())});
+    }
+    return b_.CreateInBoundsGEP(MemTy(buf.elem), base, i);
+  }
+
+  // ---------------------------------------------------------------- exprs
+  llvm::Value* Value(const Expr& e) {
+    switch (e->kind) {
+      case ExprKind::IntImm: return llvm::ConstantInt::get(Ty(e->type), static_cast<uint64_t>(e->as<IntImm>()->value), IsSigned(e->type));
+      case ExprKind::FloatImm: return llvm::ConstantFP::get(Ty(e->type), e->as<FloatImm>()->value);
+      case ExprKind::VarRef: {
+        const Var* v = e->as<VarRef>()->var.get();
+        if (auto it = slots_.find(v); it != slots_.end()) return b_.CreateLoad(Ty(v->type), it->second, v->name);
+        auto it = vars_.find(v);
+        TMC_CHECK(it != vars_.end(), "variable " + v->name + " has no value");
+        return it->second;
+      }
+      case ExprKind::Load: {
+        auto* l = e->as<Load>();
+        llvm::Value* v = b_.CreateLoad(MemTy(l->buffer->elem), Address(*l->buffer, l->indices));
+        return l->buffer->elem == ScalarKind::Bool ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
+      }
+      case ExprKind::Unary: {
+        auto* u = e->as<Unary>();
+        llvm::Value* a = Value(u->operand);
+        switch (u->op) {
+          case UnaryOp::Neg: return IsFloat(e->type) ? b_.CreateFNeg(a) : b_.CreateNeg(a);
+          case UnaryOp::Not:
+          case UnaryOp::BitNot: return b_.CreateNot(a);
+        }
+        break;
+      }
+      case ExprKind::Binary: return BinaryValue(e->as<Binary>());
+      case ExprKind::Select: {
+        auto* s = e->as<Select>();
+        return b_.CreateSelect(Value(s->cond), Value(s->then_value), Value(s->else_value));
+      }
+      case ExprKind::Cast: return CastValue(e->as<Cast>()->operand, e->type);
+      case ExprKind::Call: return CallValue(e->as<Call>());
+    }
+    TMC_CHECK(false, "unhandled expression");
+  }
+
+  llvm::Value* CastValue(const Expr& from_e, ScalarKind to) {
+    llvm::Value* v = Value(from_e);
+    ScalarKind from = from_e->type;
+    llvm::Type* t = Ty(to);
+    if (to == ScalarKind::Bool) {
+      return IsFloat(from) ? b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0))
+                           : b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+    }
+    if (IsFloat(from) && IsFloat(to)) {
+      // f16 <-> bf16 goes through f32.
+      if (ScalarBits(from) == ScalarBits(to)) return b_.CreateFPTrunc(b_.CreateFPExt(v, b_.getFloatTy()), t);
+      return ScalarBits(from) < ScalarBits(to) ? b_.CreateFPExt(v, t) : b_.CreateFPTrunc(v, t);
+    }
+    if (IsFloat(from)) return IsSigned(to) ? b_.CreateFPToSI(v, t) : b_.CreateFPToUI(v, t);
+    if (IsFloat(to)) return IsUnsigned(from) || from == ScalarKind::Bool ? b_.CreateUIToFP(v, t) : b_.CreateSIToFP(v, t);
+    return IsSigned(from) ? b_.CreateSExtOrTrunc(v, t) : b_.CreateZExtOrTrunc(v, t);
+  }
+
+  llvm::Value* BinaryValue(const Binary* e) {
+    llvm::Value* a = Value(e->lhs);
+    llvm::Value* c = Value(e->rhs);
+    ScalarKind t = e->lhs->type;
+    bool fp = IsFloat(t), sg = IsSigned(t);
+    switch (e->op) {
+      case BinaryOp::Add: return fp ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
+      case BinaryOp::Sub: return fp ? b_.CreateFSub(a, c) : b_.CreateSub(a, c);
+      case BinaryOp::Mul: return fp ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
+      case BinaryOp::Div: return fp ? b_.CreateFDiv(a, c) : sg ? b_.CreateSDiv(a, c) : b_.CreateUDiv(a, c);
+      case BinaryOp::Mod: return sg ? b_.CreateSRem(a, c) : b_.CreateURem(a, c);
+      case BinaryOp::Min:
+        return fp ? b_.CreateMinNum(a, c) : b_.CreateBinaryIntrinsic(sg ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, a, c);
+      case BinaryOp::Max:
+        return fp ? b_.CreateMaxNum(a, c) : b_.CreateBinaryIntrinsic(sg ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, a, c);
+      case BinaryOp::Shl: return b_.CreateShl(a, c);
+      case BinaryOp::Shr: return sg ? b_.CreateAShr(a, c) : b_.CreateLShr(a, c);
+      case BinaryOp::BitAnd:
+      case BinaryOp::And: return b_.CreateAnd(a, c);
+      case BinaryOp::BitOr:
+      case BinaryOp::Or: return b_.CreateOr(a, c);
+      case BinaryOp::BitXor: return b_.CreateXor(a, c);
+      case BinaryOp::Lt: return fp ? b_.CreateFCmpOLT(a, c) : sg ? b_.CreateICmpSLT(a, c) : b_.CreateICmpULT(a, c);
+      case BinaryOp::Le: return fp ? b_.CreateFCmpOLE(a, c) : sg ? b_.CreateICmpSLE(a, c) : b_.CreateICmpULE(a, c);
+      case BinaryOp::Gt: return fp ? b_.CreateFCmpOGT(a, c) : sg ? b_.CreateICmpSGT(a, c) : b_.CreateICmpUGT(a, c);
+      case BinaryOp::Ge: return fp ? b_.CreateFCmpOGE(a, c) : sg ? b_.CreateICmpSGE(a, c) : b_.CreateICmpUGE(a, c);
+      case BinaryOp::Eq: return fp ? b_.CreateFCmpOEQ(a, c) : b_.CreateICmpEQ(a, c);
+      case BinaryOp::Ne: return fp ? b_.CreateFCmpUNE(a, c) : b_.CreateICmpNE(a, c);
+    }
+    TMC_CHECK(false, "unhandled binary operator");
+  }
+
+  llvm::Value* Sreg(llvm::Intrinsic::ID id) { return b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, id)); }
+
+  // libdevice: __nv_<name>f for f32, __nv_<name> for f64; f16/bf16 compute in f32.
+  llvm::Value* Libdevice(const std::string& name, ScalarKind t, std::vector<llvm::Value*> args) {
+    bool narrow = t == ScalarKind::F16 || t == ScalarKind::BF16;
+    ScalarKind ct = narrow ? ScalarKind::F32 : t;
+    if (narrow)
+      for (llvm::Value*& a : args) a = b_.CreateFPExt(a, b_.getFloatTy());
+    std::string fname = "__nv_" + name + (ct == ScalarKind::F32 ? "f" : "");
+    std::vector<llvm::Type*> types(args.size(), Ty(ct));
+    llvm::FunctionCallee f = mod_.getOrInsertFunction(fname, llvm::FunctionType::get(Ty(ct), types, false));
+    llvm::Value* r = b_.CreateCall(f, args);
+    return narrow ? b_.CreateFPTrunc(r, Ty(t)) : r;
+  }
+
+  llvm::Value* CallValue(const Call* c) {
+    using I = Intrinsic;
+    namespace LI = llvm::Intrinsic;
+    switch (c->intrinsic) {
+      case I::ThreadIdxX: return Sreg(LI::nvvm_read_ptx_sreg_tid_x);
+      case I::ThreadIdxY: return Sreg(LI::nvvm_read_ptx_sreg_tid_y);
+      case I::ThreadIdxZ: return Sreg(LI::nvvm_read_ptx_sreg_tid_z);
+      case I::BlockIdxX: return Sreg(LI::nvvm_read_ptx_sreg_ctaid_x);
+      case I::BlockIdxY: return Sreg(LI::nvvm_read_ptx_sreg_ctaid_y);
+      case I::BlockIdxZ: return Sreg(LI::nvvm_read_ptx_sreg_ctaid_z);
+      case I::BlockDimX: return Sreg(LI::nvvm_read_ptx_sreg_ntid_x);
+      case I::BlockDimY: return Sreg(LI::nvvm_read_ptx_sreg_ntid_y);
+      case I::BlockDimZ: return Sreg(LI::nvvm_read_ptx_sreg_ntid_z);
+      case I::GridDimX: return Sreg(LI::nvvm_read_ptx_sreg_nctaid_x);
+      case I::GridDimY: return Sreg(LI::nvvm_read_ptx_sreg_nctaid_y);
+      case I::GridDimZ: return Sreg(LI::nvvm_read_ptx_sreg_nctaid_z);
+      default: break;
+    }
+    std::vector<llvm::Value*> args;
+    bool atomic = c->intrinsic >= I::AtomicAdd && c->intrinsic <= I::AtomicCas;
+    for (size_t i = atomic ? 1 : 0; i < c->args.size(); ++i) args.push_back(Value(c->args[i]));
+    ScalarKind t = c->type;
+    switch (c->intrinsic) {
+      case I::Exp: return Libdevice("exp", t, args);
+      case I::Exp2: return Libdevice("exp2", t, args);
+      case I::Log: return Libdevice("log", t, args);
+      case I::Log2: return Libdevice("log2", t, args);
+      case I::Sqrt: return Libdevice("sqrt", t, args);
+      case I::Rsqrt: return Libdevice("rsqrt", t, args);
+      case I::Tanh: return Libdevice("tanh", t, args);
+      case I::Erf: return Libdevice("erf", t, args);
+      case I::Sin: return Libdevice("sin", t, args);
+      case I::Cos: return Libdevice("cos", t, args);
+      case I::Floor: return Libdevice("floor", t, args);
+      case I::Ceil: return Libdevice("ceil", t, args);
+      case I::Pow: return Libdevice("pow", t, args);
+      case I::Fma: return Libdevice("fma", t, args);
+      case I::Sigmoid: {
+        llvm::Value* one = llvm::ConstantFP::get(Ty(t), 1.0);
+        llvm::Value* e = Libdevice("exp", t, {b_.CreateFNeg(args[0])});
+        return b_.CreateFDiv(one, b_.CreateFAdd(one, e));
+      }
+      case I::Abs:
+        if (IsFloat(t)) return Libdevice("fabs", t, args);
+        return b_.CreateBinaryIntrinsic(LI::abs, args[0], b_.getFalse());
+      case I::ShflXor:
+      case I::ShflDown:
+      case I::ShflUp:
+      case I::ShflIdx: return Shuffle(c->intrinsic, t, args[0], args[1]);
+      case I::AtomicAdd:
+      case I::AtomicMin:
+      case I::AtomicMax:
+      case I::AtomicExch:
+      case I::AtomicCas: return Atomic(c, args);
+      case I::CallFunc: {
+        llvm::Function* f = functions_.at(c->callee);
+        std::vector<llvm::Value*> call_args;
+        for (size_t i = 0; i < c->args.size(); ++i) {
+          if (c->callee->params[i].buffer) {
+            auto* l = c->args[i]->as<Load>();
+            call_args.push_back(buffers_.at(l->buffer.get()));
+          } else {
+            call_args.push_back(args[i]);
+          }
+        }
+        return b_.CreateCall(f, call_args);
+      }
+      default: break;
+    }
+    TMC_CHECK(false, "unhandled intrinsic");
+  }
+
+  llvm::Value* Shuffle(Intrinsic which, ScalarKind t, llvm::Value* v, llvm::Value* lane) {
+    namespace LI = llvm::Intrinsic;
+    // clamp: 31 for xor/down/idx (lanes past the warp keep their value), 0 for up.
+    uint32_t clamp = which == Intrinsic::ShflUp ? 0 : 0x1f;
+    LI::ID id = which == Intrinsic::ShflXor    ? LI::nvvm_shfl_sync_bfly_i32
+                : which == Intrinsic::ShflDown ? LI::nvvm_shfl_sync_down_i32
+                : which == Intrinsic::ShflUp   ? LI::nvvm_shfl_sync_up_i32
+                                               : LI::nvvm_shfl_sync_idx_i32;
+    llvm::Function* f = llvm::Intrinsic::getDeclaration(&mod_, id);
+    auto shfl32 = [&](llvm::Value* x) {
+      return b_.CreateCall(f, {b_.getInt32(0xffffffffu), x, lane, b_.getInt32(clamp)});
+    };
+    if (ScalarBits(t) == 32) return b_.CreateBitCast(shfl32(b_.CreateBitCast(v, b_.getInt32Ty())), Ty(t));
+    // 64-bit values move as two halves.
+    llvm::Value* bits = b_.CreateBitCast(v, b_.getInt64Ty());
+    llvm::Value* lo = shfl32(b_.CreateTrunc(bits, b_.getInt32Ty()));
+    llvm::Value* hi = shfl32(b_.CreateTrunc(b_.CreateLShr(bits, 32), b_.getInt32Ty()));
+    llvm::Value* r = b_.CreateOr(b_.CreateZExt(lo, b_.getInt64Ty()), b_.CreateShl(b_.CreateZExt(hi, b_.getInt64Ty()), 32));
+    return b_.CreateBitCast(r, Ty(t));
+  }
+
+  llvm::Value* Atomic(const Call* c, const std::vector<llvm::Value*>& args) {
+    auto* target = c->args[0]->as<Load>();
+    TMC_CHECK(target, "atomic without a target element");
+    llvm::Value* addr = Address(*target->buffer, target->indices);
+    ScalarKind t = c->type;
+    auto order = llvm::AtomicOrdering::Monotonic;
+    if (c->intrinsic == Intrinsic::AtomicCas) {
+      auto* x = b_.CreateAtomicCmpXchg(addr, args[0], args[1], llvm::MaybeAlign(), order, order);
+      return b_.CreateExtractValue(x, 0);
+    }
+    llvm::AtomicRMWInst::BinOp op;
+    switch (c->intrinsic) {
+      case Intrinsic::AtomicAdd: op = IsFloat(t) ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add; break;
+      case Intrinsic::AtomicMin:
+        op = IsFloat(t) ? llvm::AtomicRMWInst::FMin : IsSigned(t) ? llvm::AtomicRMWInst::Min : llvm::AtomicRMWInst::UMin;
+        break;
+      case Intrinsic::AtomicMax:
+        op = IsFloat(t) ? llvm::AtomicRMWInst::FMax : IsSigned(t) ? llvm::AtomicRMWInst::Max : llvm::AtomicRMWInst::UMax;
+        break;
+      default: op = llvm::AtomicRMWInst::Xchg; break;
+    }
+    return b_.CreateAtomicRMW(op, addr, args[0], llvm::MaybeAlign(), order);
+  }
+
+  struct Loop {
+    llvm::BasicBlock* next;  // continue target
+    llvm::BasicBlock* exit;
+  };
+
+  llvm::Module& mod_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  const Function* fn_ = nullptr;
+  llvm::Function* f_ = nullptr;
+  llvm::BasicBlock* entry_ = nullptr;
+  llvm::Value* shared_ = nullptr;
+  std::map<const ir::Function*, llvm::Function*> functions_;
+  std::map<const Var*, llvm::Value*> vars_;
+  std::map<const Var*, llvm::AllocaInst*> slots_;
+  std::map<const Buffer*, llvm::Value*> buffers_;
+  std::vector<Loop> loops_;
+};
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> EmitLlvm(const ir::Module& m, llvm::LLVMContext& ctx) {
+  auto mod = std::make_unique<llvm::Module>(m.name, ctx);
+  mod->setTargetTriple("nvptx64-nvidia-cuda");
+  Emitter e(*mod);
+  for (const auto& f : m.functions) e.Declare(*f);
+  for (const auto& f : m.functions) e.Define(*f);
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  TMC_CHECK(!llvm::verifyModule(*mod, &os), "invalid LLVM IR: " + err);
+  return mod;
+}
+
+}  // namespace tmc::codegen

@@ -1,0 +1,115 @@
+// Target setup is done once per process. sm_90a needs PTX ISA 8.0; the
+// other targets use LLVM's default PTX version for them, which CUDA 13's
+// ptxas accepts.
+#include "codegen/nvptx/nvptx_backend.h"
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+
+#include <cstdlib>
+#include <memory>
+#include <mutex>
+
+namespace tmc::codegen {
+namespace {
+
+constexpr const char* kTriple = "nvptx64-nvidia-cuda";
+
+std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, std::string* error) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, *error);
+  if (!target) return nullptr;
+  std::string features = o.arch == "sm_90a" ? "+ptx80" : "";
+  llvm::TargetOptions topts;
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      kTriple, o.arch, features, topts, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+}
+
+}  // namespace
+
+std::string DefaultLibdevicePath() {
+  if (const char* env = std::getenv("TMC_LIBDEVICE")) return env;
+  return TMC_DEFAULT_LIBDEVICE;
+}
+
+bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error) {
+  std::unique_ptr<llvm::TargetMachine> tm = MakeTargetMachine(o, error);
+  if (!tm) return false;
+  m.setDataLayout(tm->createDataLayout());
+  m.setTargetTriple(kTriple);
+  // libdevice asks, through __nvvm_reflect, whether denormals flush to zero.
+  m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
+
+  bool uses_libdevice = false;
+  for (const llvm::Function& f : m)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_")) uses_libdevice = true;
+  if (uses_libdevice) {
+    auto buffer = llvm::MemoryBuffer::getFile(o.libdevice);
+    if (!buffer) {
+      *error = "cannot read libdevice '" + o.libdevice + "': " + buffer.getError().message() +
+               " (set TMC_LIBDEVICE to its path)";
+      return false;
+    }
+    auto lib = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), m.getContext());
+    if (!lib) {
+      *error = "cannot parse libdevice: " + llvm::toString(lib.takeError());
+      return false;
+    }
+    (*lib)->setTargetTriple(kTriple);
+    (*lib)->setDataLayout(m.getDataLayout());
+    if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::Flags::LinkOnlyNeeded)) {
+      *error = "cannot link libdevice";
+      return false;
+    }
+  }
+  // Only the kernels are entry points.
+  llvm::internalizeModule(m, [](const llvm::GlobalValue& gv) {
+    auto* f = llvm::dyn_cast<llvm::Function>(&gv);
+    return (f && f->getCallingConv() == llvm::CallingConv::PTX_Kernel) ||
+           (gv.hasExternalLinkage() && gv.isDeclaration());
+  });
+
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm.get());
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(m, mam);
+  return true;
+}
+
+bool EmitPtx(llvm::Module& m, const NvptxOptions& o, std::string* ptx, std::string* error) {
+  std::unique_ptr<llvm::TargetMachine> tm = MakeTargetMachine(o, error);
+  if (!tm) return false;
+  llvm::raw_string_ostream os(*ptx);
+  llvm::buffer_ostream bos(os);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, bos, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    *error = "the NVPTX target cannot emit assembly";
+    return false;
+  }
+  pm.run(m);
+  return true;
+}
+
+}  // namespace tmc::codegen

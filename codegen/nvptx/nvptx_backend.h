@@ -1,0 +1,26 @@
+// LLVM module -> optimized module -> PTX, through LLVM's NVPTX back end.
+#pragma once
+
+#include <llvm/IR/Module.h>
+
+#include <string>
+
+namespace tmc::codegen {
+
+struct NvptxOptions {
+  std::string arch = "sm_80";  // sm_80, sm_86, sm_89, sm_90, sm_90a
+  std::string libdevice;       // path of libdevice.10.bc
+};
+
+/// Links the libdevice functions the module uses, internalizes everything
+/// but the kernels, and runs LLVM's -O3 pipeline for the target. Returns
+/// false with `error` set when libdevice or the target is unavailable.
+bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& options, std::string* error);
+
+/// PTX assembly of an optimized module.
+bool EmitPtx(llvm::Module& m, const NvptxOptions& options, std::string* ptx, std::string* error);
+
+/// The default libdevice path (TMC_LIBDEVICE, else the CUDA toolkit's).
+std::string DefaultLibdevicePath();
+
+}  // namespace tmc::codegen
