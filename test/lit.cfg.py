@@ -6,7 +6,8 @@ import lit.formats
 config.name = "tmc"
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".tm", ".test"]
-config.excludes = ["Inputs", "unit", "CMakeLists.txt", "run_tests.py", "expect_exit.py", "fuzz_frontend.py", "lit.cfg.py"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "run_tests.py", "expect_exit.py", "fuzz_frontend.py",
+                   "ptxas_verify.py", "lit.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = config.tmc_obj_root
 
@@ -24,3 +25,15 @@ config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%examples", os.path.join(config.tmc_source_dir, "examples")))
 config.substitutions.append(("%stdlib", os.path.join(config.tmc_source_dir, "stdlib")))
+
+# CUDA tools: PTX in tests is assembled by ptxas, CUDA C compiled by nvcc
+# (as LLVM's NVPTX tests use %ptxas-verify). Tests that need them say
+# REQUIRES: ptxas / nvcc and are skipped cleanly where CUDA is absent.
+cuda_bin = "/usr/local/cuda/bin"
+if os.path.exists(os.path.join(cuda_bin, "ptxas")):
+    config.available_features.add("ptxas")
+if os.path.exists(os.path.join(cuda_bin, "nvcc")):
+    config.available_features.add("nvcc")
+config.substitutions.append(("%ptxas-verify", config.python + " " +
+                             os.path.join(config.tmc_source_dir, "test", "ptxas_verify.py")))
+config.substitutions.append(("%nvcc", os.path.join(cuda_bin, "nvcc") + " -Werror all-warnings -c"))

@@ -68,6 +68,10 @@ class Emitter {
       const Param& p = fn.params[i];
       f->getArg(static_cast<unsigned>(i))->setName(p.buffer ? p.buffer->name : p.var->name);
       if (p.buffer && p.buffer->read_only) f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::ReadOnly);
+      // The runtime passes tensors aligned to 16 bytes (docs/codegen.md), which
+      // lets LLVM's load/store vectorizer use 16-byte accesses.
+      if (p.buffer)
+        f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithAlignment(ctx_, llvm::Align(16)));
     }
     functions_[&fn] = f;
   }
@@ -390,7 +394,12 @@ class Emitter {
       case I::Exp2: return Libdevice("exp2", t, args);
       case I::Log: return Libdevice("log", t, args);
       case I::Log2: return Libdevice("log2", t, args);
-      case I::Sqrt: return Libdevice("sqrt", t, args);
+      case I::Sqrt:
+        // llvm.sqrt becomes IEEE sqrt.rn, as nvcc's default -prec-sqrt=true
+        // gives; libdevice's __nv_sqrtf would pick the approximate one.
+        if (t == ScalarKind::F32 || t == ScalarKind::F64)
+          return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]);
+        return Libdevice("sqrt", t, args);
       case I::Rsqrt: return Libdevice("rsqrt", t, args);
       case I::Tanh: return Libdevice("tanh", t, args);
       case I::Erf: return Libdevice("erf", t, args);

@@ -24,6 +24,17 @@ constexpr int64_t kUnrollLimit = 64;
 
 Expr I32(int64_t v) { return IntImm::Make(ScalarKind::I32, v); }
 
+// Index arithmetic without the trivial operations (x / 1, x * 1, x + 0), so
+// that the IR printed right after this pass reads like the mapping.
+Expr Div(Expr a, int64_t b) { return b == 1 ? a : Binary::Make(BinaryOp::Div, std::move(a), I32(b)); }
+Expr Mod(Expr a, int64_t b) { return Binary::Make(BinaryOp::Mod, std::move(a), I32(b)); }
+Expr Mul(Expr a, int64_t b) { return b == 1 ? a : Binary::Make(BinaryOp::Mul, std::move(a), I32(b)); }
+Expr Add(Expr a, Expr b) {
+  if (AsConstInt(a) == 0) return b;
+  if (AsConstInt(b) == 0) return a;
+  return Binary::Make(BinaryOp::Add, std::move(a), std::move(b));
+}
+
 class Lower : public Mutator {
  public:
   explicit Lower(Function& fn) : fn_(fn) {}
@@ -65,6 +76,7 @@ class Lower : public Mutator {
     std::vector<std::pair<VarPtr, Expr>> loops;  // counters and trip counts, outer first
     Expr slot = I32(0);
     int64_t rest_workers = m.Workers();
+    int64_t workers_before = 1;
     std::vector<int64_t> rest_shape = m.Shape();
     for (const MappingAtom& a : atoms) {
       rest_workers /= a.Workers();
@@ -78,27 +90,37 @@ class Lower : public Mutator {
         for (size_t d = rank - 1; d-- > 0;) stride[d] = stride[d + 1] * a.dims[d + 1];
       }
       std::vector<Expr> c(rank);
+      // An atom preceded only by single-worker atoms sees the whole worker.
+      bool first = workers_before == 1;
+      workers_before *= a.Workers();
       if (a.kind == MappingAtom::Kind::Spatial || a.kind == MappingAtom::Kind::ColSpatial) {
-        Expr part = Binary::Make(BinaryOp::Div, VarRef::Make(w), I32(rest_workers));
-        // Under the guard w < m.workers the first atom's part is in range.
-        if (&a != &atoms.front()) part = Binary::Make(BinaryOp::Mod, part, I32(a.Workers()));
-        for (size_t d = 0; d < rank; ++d)
-          c[d] = Binary::Make(BinaryOp::Mod, Binary::Make(BinaryOp::Div, part, I32(stride[d])), I32(a.dims[d]));
+        Expr part = Div(VarRef::Make(w), rest_workers);
+        // Under the guard w < m.workers the leading part is in range.
+        if (!first) part = Mod(part, a.Workers());
+        // The slowest dimension of an in-range part needs no modulo.
+        size_t slowest = col ? rank - 1 : 0;
+        for (size_t d = 0; d < rank; ++d) {
+          Expr q = Div(part, stride[d]);
+          c[d] = (first && d == slowest) || a.dims[d] == 1 ? (a.dims[d] == 1 ? I32(0) : q) : Mod(q, a.dims[d]);
+        }
       } else {
         // Loops in enumeration order: slowest dimension outermost.
         std::vector<size_t> order(rank);
         for (size_t d = 0; d < rank; ++d) order[d] = col ? rank - 1 - d : d;
         Expr local = I32(0);
         for (size_t d : order) {
-          VarPtr r = NewVar(fn_, "r", ScalarKind::I32);
+          if (a.dims[d] == 1) {
+            c[d] = I32(0);
+            continue;
+          }
+          VarPtr r = NewVar(fn_, "r" + std::to_string(loops.size()), ScalarKind::I32);
           loops.emplace_back(r, I32(a.dims[d]));
           c[d] = VarRef::Make(r);
-          local = Binary::Make(BinaryOp::Add, local, Binary::Make(BinaryOp::Mul, VarRef::Make(r), I32(stride[d])));
+          local = Add(local, Mul(VarRef::Make(r), stride[d]));
         }
-        slot = Binary::Make(BinaryOp::Add, Binary::Make(BinaryOp::Mul, slot, I32(a.Tasks())), local);
+        slot = Add(Mul(slot, a.Tasks()), local);
       }
-      for (size_t d = 0; d < rank; ++d)
-        coords[d] = Binary::Make(BinaryOp::Add, coords[d], Binary::Make(BinaryOp::Mul, c[d], I32(rest_shape[d])));
+      for (size_t d = 0; d < rank; ++d) coords[d] = Add(coords[d], Mul(c[d], rest_shape[d]));
     }
 
     slots_.emplace_back(m, slot);

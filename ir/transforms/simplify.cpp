@@ -280,6 +280,44 @@ class Simplifier : public Mutator {
   std::map<const Var*, Interval> ranges_;
 };
 
+// Dead code: immutable lets that nothing reads (unrolling leaves many, e.g.
+// a task coordinate that only indexed a register tensor), when their value
+// has no effects.
+class CountUses : public Visitor {
+ public:
+  std::map<const Var*, int> uses;
+
+ protected:
+  void Visit(const VarRef* e) override { ++uses[e->var.get()]; }
+};
+
+bool HasEffects(const Expr& e) {
+  struct Find : Visitor {
+    bool found = false;
+    void Visit(const Call* c) override {
+      if (c->intrinsic >= Intrinsic::AtomicAdd) found = true;  // atomics and calls
+      Visitor::Visit(c);
+    }
+  } f;
+  f.Walk(e);
+  return f.found;
+}
+
+class RemoveDeadLets : public Mutator {
+ public:
+  explicit RemoveDeadLets(const std::map<const Var*, int>& uses) : uses_(uses) {}
+
+ protected:
+  Stmt Visit(const LetStmt* s, const Stmt& self) override {
+    if (!s->var->is_mutable && !uses_.count(s->var.get()) && s->value && !HasEffects(s->value))
+      return Seq::Make({});
+    return self;
+  }
+
+ private:
+  const std::map<const Var*, int>& uses_;
+};
+
 }  // namespace
 
 Expr SimplifyExpr(const Expr& e) { return Simplifier(nullptr).Mutate(e); }
@@ -288,6 +326,15 @@ void Simplify(Function& fn, PassContext&) {
   Simplifier s(&fn);
   s.SeedParams();
   fn.body = s.Mutate(fn.body);
+  // Removing a let can make the lets it used dead: repeat until stable.
+  for (int round = 0; round < 8; ++round) {
+    CountUses c;
+    c.Walk(fn.body);
+    for (const Expr& g : fn.grid) c.Walk(g);
+    Stmt next = RemoveDeadLets(c.uses).Mutate(fn.body);
+    if (next == fn.body) break;
+    fn.body = next;
+  }
 }
 
 }  // namespace tmc::ir
