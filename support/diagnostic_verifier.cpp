@@ -6,18 +6,6 @@
 #include <cctype>
 
 namespace tmc {
-namespace {
-
-std::string_view SeverityWord(Severity s) {
-  switch (s) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "error";
-}
-
-}  // namespace
 
 std::vector<DiagnosticVerifier::Expectation> DiagnosticVerifier::ParseExpectations(
     std::string_view text, uint32_t file_id, bool* no_diagnostics,
@@ -82,7 +70,7 @@ std::vector<DiagnosticVerifier::Expectation> DiagnosticVerifier::ParseExpectatio
     while (p < text.size() && (text[p] == ' ' || text[p] == '\t')) ++p;
     if (text.compare(p, 2, "{{") != 0) {
       errors->push_back(fmt::format("line {}: expected '{{{{' after expected-{}", line,
-                                    SeverityWord(severity)));
+                                    SeverityName(severity)));
       continue;
     }
     size_t close = text.find("}}", p + 2);
@@ -150,9 +138,9 @@ bool DiagnosticVerifier::Verify(std::FILE* out) const {
       }
     }
     if (!missing.empty())
-      fmt::print(out, "error: '{}' diagnostics expected but not seen:\n{}", SeverityWord(s), missing);
+      fmt::print(out, "error: '{}' diagnostics expected but not seen:\n{}", SeverityName(s), missing);
     if (!extra.empty())
-      fmt::print(out, "error: '{}' diagnostics seen but not expected:\n{}", SeverityWord(s), extra);
+      fmt::print(out, "error: '{}' diagnostics seen but not expected:\n{}", SeverityName(s), extra);
     ok = ok && missing.empty() && extra.empty();
   }
   return ok;

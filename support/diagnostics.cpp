@@ -20,15 +20,6 @@ constexpr std::array<KindInfo, static_cast<size_t>(DiagKind::kCount)> kKinds = {
 #include "support/diagnostic_kinds.def"
 }};
 
-std::string_view SeverityName(Severity s) {
-  switch (s) {
-    case Severity::Note: return "note";
-    case Severity::Warning: return "warning";
-    case Severity::Error: return "error";
-  }
-  return "error";
-}
-
 // The echoed source line: valid UTF-8 is shown as is; bad bytes and control
 // characters (other than tab) become '?', so a diagnostic about binary
 // garbage does not write garbage to the terminal. `columns[i]` is the
@@ -77,6 +68,15 @@ std::string Padding(const EchoLine& echo, std::string_view line, size_t col) {
 }
 
 }  // namespace
+
+std::string_view SeverityName(Severity s) {
+  switch (s) {
+    case Severity::Note: return "note";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+  }
+  return "error";
+}
 
 std::string_view DiagKindName(DiagKind kind) { return kKinds[static_cast<size_t>(kind)].name; }
 Severity DiagKindSeverity(DiagKind kind) { return kKinds[static_cast<size_t>(kind)].severity; }

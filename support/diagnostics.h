@@ -25,6 +25,8 @@ enum class DiagKind {
 std::string_view DiagKindName(DiagKind kind);
 Severity DiagKindSeverity(DiagKind kind);
 std::string_view DiagKindFormat(DiagKind kind);
+/// "error", "warning" or "note".
+std::string_view SeverityName(Severity s);
 
 struct Diagnostic {
   DiagKind kind;

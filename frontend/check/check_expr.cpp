@@ -244,33 +244,43 @@ ExprInfo Checker::CheckName(ast::NameExpr* e) {
   return ErrorInfo();
 }
 
-ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
-  ExprInfo base = CheckExpr(e->base);
-  std::vector<ExprInfo> indices;
-  for (ast::Expr* i : e->indices) indices.push_back(CheckExpr(i));
-  if (base.IsError()) return ErrorInfo();
-  if (!base.type->IsTensor()) {
-    diags_.Report(e->base->range, DiagKind::NotIndexable, base.type->ToString());
-    return ErrorInfo();
+std::optional<Checker::IndexOperands> Checker::CheckIndexOperands(ast::IndexExpr* e) {
+  IndexOperands out;
+  out.base = CheckExpr(e->base);
+  for (ast::Expr* i : e->indices) out.indices.push_back(CheckExpr(i));
+  if (out.base.IsError()) return std::nullopt;
+  if (!out.base.type->IsTensor()) {
+    diags_.Report(e->base->range, DiagKind::NotIndexable, out.base.type->ToString());
+    return std::nullopt;
   }
-  const Type* t = base.type;
-  std::string name = base.lvalue_root ? base.lvalue_root->name : "tensor";
-  if (indices.size() != t->Rank()) {
-    diags_.Report(e->range, DiagKind::IndexCountMismatch, name, t->Rank(), indices.size());
-    return ErrorInfo();
+  out.name = out.base.lvalue_root ? out.base.lvalue_root->name : "tensor";
+  if (out.indices.size() != out.base.type->Rank()) {
+    diags_.Report(e->range, DiagKind::IndexCountMismatch, out.name, out.base.type->Rank(), out.indices.size());
+    return std::nullopt;
   }
   bool ok = true;
-  for (size_t k = 0; k < indices.size(); ++k) {
-    const ExprInfo& idx = indices[k];
+  for (size_t k = 0; k < out.indices.size(); ++k) {
+    const ExprInfo& idx = out.indices[k];
     if (idx.IsError()) {
       ok = false;
-      continue;
-    }
-    if (!idx.type->IsInteger()) {
+    } else if (!idx.type->IsInteger()) {
       diags_.Report(e->indices[k]->range, DiagKind::IndexNotInteger, idx.type->ToString());
       ok = false;
-      continue;
     }
+  }
+  if (!ok) return std::nullopt;
+  return out;
+}
+
+ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
+  std::optional<IndexOperands> operands = CheckIndexOperands(e);
+  if (!operands) return ErrorInfo();
+  const ExprInfo& base = operands->base;
+  const Type* t = base.type;
+  const std::string& name = operands->name;
+  bool ok = true;
+  for (size_t k = 0; k < operands->indices.size(); ++k) {
+    const ExprInfo& idx = operands->indices[k];
     if (idx.value && t->dims[k].is_const &&
         (idx.value->i < 0 || idx.value->i >= t->dims[k].value)) {
       diags_.Report(e->indices[k]->range, DiagKind::IndexOutOfBounds, idx.value->i, k,

@@ -131,16 +131,7 @@ void Checker::CheckGraph(ast::GraphDecl* decl) {
   PushScope();
   BindShapeSymbols(decl->params);
   DeclareParams(decl->params, /*read_only=*/true);
-  const Type* result = types_.Error();
-  bool dims_bound = true;
-  for (ast::Expr* d : decl->result.dims) {
-    auto* n = ast::dyn_cast<ast::NameExpr>(d);
-    if (n && !scope_->Lookup(n->name)) {
-      diags_.Report(d->range, DiagKind::UnboundResultDim, n->name);
-      dims_bound = false;
-    }
-  }
-  if (dims_bound) result = ResolveType(decl->result, MemScope::Global);
+  const Type* result = ResolveResultType(decl->result);
   bool returned = false;
   PushScope();
   for (ast::Stmt* s : decl->body->stmts) {

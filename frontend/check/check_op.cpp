@@ -7,31 +7,11 @@ namespace tmc::sema {
 
 ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
   if (auto* idx = ast::dyn_cast<ast::IndexExpr>(e)) {
-    ExprInfo base = CheckExpr(idx->base);
-    std::vector<ExprInfo> indices;
-    for (ast::Expr* i : idx->indices) indices.push_back(CheckExpr(i));
-    if (base.IsError()) return ErrorInfo();
-    if (!base.type->IsTensor()) {
-      diags_.Report(idx->base->range, DiagKind::NotIndexable, base.type->ToString());
-      return ErrorInfo();
-    }
-    const Type* t = base.type;
-    std::string name = base.lvalue_root ? base.lvalue_root->name : "tensor";
-    if (indices.size() != t->Rank()) {
-      diags_.Report(e->range, DiagKind::IndexCountMismatch, name, t->Rank(), indices.size());
-      return ErrorInfo();
-    }
+    std::optional<IndexOperands> operands = CheckIndexOperands(idx);
+    if (!operands) return ErrorInfo();
+    const Type* t = operands->base.type;
     bool ok = true;
-    for (size_t k = 0; k < indices.size(); ++k) {
-      if (indices[k].IsError()) {
-        ok = false;
-        continue;
-      }
-      if (!indices[k].type->IsInteger()) {
-        diags_.Report(idx->indices[k]->range, DiagKind::IndexNotInteger, indices[k].type->ToString());
-        ok = false;
-        continue;
-      }
+    for (size_t k = 0; k < idx->indices.size(); ++k) {
       // A bare index variable covers exactly this dimension.
       auto* n = ast::dyn_cast<ast::NameExpr>(idx->indices[k]);
       Symbol* v = n ? scope_->Lookup(n->name) : nullptr;
@@ -40,7 +20,7 @@ ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
         v->extent = t->dims[k];
       } else if (!(*v->extent == t->dims[k])) {
         diags_.Report(idx->indices[k]->range, DiagKind::IndexExtentMismatch, v->name,
-                      v->extent->ToString(), k, name, t->dims[k].ToString());
+                      v->extent->ToString(), k, operands->name, t->dims[k].ToString());
         ok = false;
       }
     }
@@ -90,16 +70,7 @@ void Checker::CheckOp(ast::OpDecl* decl) {
   PushScope();
   BindShapeSymbols(decl->params);
   DeclareParams(decl->params, /*read_only=*/true);
-  const Type* result = types_.Error();
-  bool dims_bound = true;
-  for (ast::Expr* d : decl->result.dims) {
-    auto* n = ast::dyn_cast<ast::NameExpr>(d);
-    if (n && !scope_->Lookup(n->name)) {
-      diags_.Report(d->range, DiagKind::UnboundResultDim, n->name);
-      dims_bound = false;
-    }
-  }
-  if (dims_bound) result = ResolveType(decl->result, MemScope::Global);
+  const Type* result = ResolveResultType(decl->result);
 
   const ast::OpStmt* out = nullptr;
   for (ast::OpStmt& st : decl->body) {

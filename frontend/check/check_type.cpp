@@ -155,6 +155,18 @@ void Checker::DeclareParams(const std::vector<ast::Param>& params, bool read_onl
   }
 }
 
+const Type* Checker::ResolveResultType(const ast::TypeSpec& result) {
+  bool bound = true;
+  for (ast::Expr* d : result.dims) {
+    auto* n = ast::dyn_cast<ast::NameExpr>(d);
+    if (n && !scope_->Lookup(n->name)) {
+      diags_.Report(d->range, DiagKind::UnboundResultDim, n->name);
+      bound = false;
+    }
+  }
+  return bound ? ResolveType(result, MemScope::Global) : types_.Error();
+}
+
 bool Checker::SameType(const Type* a, const Type* b) const {
   return a->kind == b->kind && a->scalar == b->scalar && a->dims == b->dims &&
          a->scope == b->scope;

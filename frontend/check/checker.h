@@ -130,6 +130,9 @@ class Checker {
   const Type* ResolveType(const ast::TypeSpec& spec, MemScope scope);
   std::optional<Dim> ResolveDim(ast::Expr* e);
   void DeclareParams(const std::vector<ast::Param>& params, bool read_only);
+  /// The result type of an op or graph; its dimensions must be bound by
+  /// the parameters (the error type, after a diagnostic, if not).
+  const Type* ResolveResultType(const ast::TypeSpec& result);
   bool SameType(const Type* a, const Type* b) const;
 
   // check_kernel.cpp
@@ -167,6 +170,14 @@ class Checker {
 
  private:
   ExprInfo CheckName(ast::NameExpr* e);
+  /// The checked base and indices of `t[i, ...]`, when `t` is a tensor of
+  /// that rank and every index an integer (otherwise reported).
+  struct IndexOperands {
+    ExprInfo base;
+    std::vector<ExprInfo> indices;
+    std::string name;
+  };
+  std::optional<IndexOperands> CheckIndexOperands(ast::IndexExpr* e);
   ExprInfo CheckIndex(ast::IndexExpr* e);
   ExprInfo CheckMember(ast::MemberExpr* e);
   ExprInfo CheckUnary(ast::UnaryExpr* e);
