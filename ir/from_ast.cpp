@@ -321,8 +321,40 @@ class Lowering {
     return out;
   }
 
+  // Tensor-core and asynchronous-copy built-ins: statements, typed i32.
+  std::optional<Expr> TensorCoreCall(const ast::CallExpr* c) {
+    const std::string& n = c->callee.name;
+    const ScalarKind kVoid = ScalarKind::I32;
+    if (n == "mma") {
+      std::vector<BufferPtr> b;
+      for (const ast::Expr* a : c->args) b.push_back(BufferOf(a));
+      return Call::Make(kVoid, Intrinsic::MmaM16N8K16, {}, nullptr, std::move(b));
+    }
+    if (n == "ldmatrix") {
+      // Lane l supplies the address of row (l % 16) of the tile, at column
+      // block (l / 16) * 8: the four 8x8 matrices land in registers a0..a7.
+      Expr lane = Binary::Make(BinaryOp::Mod, Call::Make(ScalarKind::I32, Intrinsic::ThreadIdxX, {}), IntImm::Make(ScalarKind::I32, 32));
+      Expr row = Binary::Make(BinaryOp::Add, Cast::Make(ScalarKind::I32, Value(c->args[2])),
+                              Binary::Make(BinaryOp::Mod, lane, IntImm::Make(ScalarKind::I32, 16)));
+      Expr col = Binary::Make(BinaryOp::Add, Cast::Make(ScalarKind::I32, Value(c->args[3])),
+                              Binary::Make(BinaryOp::Mul, Binary::Make(BinaryOp::Div, lane, IntImm::Make(ScalarKind::I32, 16)),
+                                           IntImm::Make(ScalarKind::I32, 8)));
+      return Call::Make(kVoid, Intrinsic::LdMatrixX4, {Load::Make(BufferOf(c->args[1]), {row, col})}, nullptr,
+                        {BufferOf(c->args[0])});
+    }
+    if (n == "cp_async") {
+      int64_t bytes = module_->constants.at(c->args[2]).i;
+      return Call::Make(kVoid, Intrinsic::CpAsync, {Value(c->args[0]), Value(c->args[1]), IntImm::Make(ScalarKind::I32, bytes)});
+    }
+    if (n == "cp_async_commit") return Call::Make(kVoid, Intrinsic::CpAsyncCommit, {});
+    if (n == "cp_async_wait")
+      return Call::Make(kVoid, Intrinsic::CpAsyncWait, {IntImm::Make(ScalarKind::I32, module_->constants.at(c->args[0]).i)});
+    return std::nullopt;
+  }
+
   Expr CallValue(const ast::CallExpr* c) {
     const std::string& n = c->callee.name;
+    if (auto tc = TensorCoreCall(c)) return *tc;
     ScalarKind t = SemaScalar(c);
     auto args = [&](ScalarKind type) {
       std::vector<Expr> out;

@@ -76,6 +76,11 @@ std::string_view IntrinsicName(Intrinsic i) {
     case Intrinsic::AtomicExch: return "atomic_exch";
     case Intrinsic::AtomicCas: return "atomic_cas";
     case Intrinsic::CallFunc: return "call";
+    case Intrinsic::MmaM16N8K16: return "mma.m16n8k16";
+    case Intrinsic::LdMatrixX4: return "ldmatrix.x4";
+    case Intrinsic::CpAsync: return "cp_async";
+    case Intrinsic::CpAsyncCommit: return "cp_async_commit";
+    case Intrinsic::CpAsyncWait: return "cp_async_wait";
   }
   return "?";
 }
@@ -122,8 +127,9 @@ Expr Cast::Make(ScalarKind t, Expr a) {
   return std::make_shared<Cast>(t, std::move(a));
 }
 
-Expr Call::Make(ScalarKind t, Intrinsic i, std::vector<Expr> args, const Function* callee) {
-  return std::make_shared<Call>(t, i, std::move(args), callee);
+Expr Call::Make(ScalarKind t, Intrinsic i, std::vector<Expr> args, const Function* callee,
+                std::vector<BufferPtr> buffers) {
+  return std::make_shared<Call>(t, i, std::move(args), callee, std::move(buffers));
 }
 
 Stmt Seq::Make(std::vector<Stmt> s) {

@@ -81,6 +81,13 @@ enum class Intrinsic {
   ShflXor, ShflDown, ShflUp, ShflIdx,
   AtomicAdd, AtomicMin, AtomicMax, AtomicExch, AtomicCas,
   CallFunc,  // a device function; Call::callee names it
+  // Tensor cores and asynchronous copies (void). Fragments are whole
+  // register buffers in Call::buffers, in hardware register order.
+  MmaM16N8K16,    // buffers {d, a, b, c}
+  LdMatrixX4,     // buffers {a}; args[0]: Load of the lane's row start in shared memory
+  CpAsync,        // args: Load of the shared destination, Load of the global source, bytes
+  CpAsyncCommit,
+  CpAsyncWait,    // args: the number of groups that may stay pending
 };
 std::string_view IntrinsicName(Intrinsic i);
 
@@ -163,12 +170,16 @@ struct Cast : ExprNode {
 struct Function;
 struct Call : ExprNode {
   static constexpr ExprKind kKind = ExprKind::Call;
-  Call(ScalarKind t, Intrinsic i, std::vector<Expr> a, const Function* f)
-      : ExprNode(kKind, t), intrinsic(i), args(std::move(a)), callee(f) {}
+  Call(ScalarKind t, Intrinsic i, std::vector<Expr> a, const Function* f, std::vector<BufferPtr> b)
+      : ExprNode(kKind, t), intrinsic(i), args(std::move(a)), callee(f), buffers(std::move(b)) {}
   const Intrinsic intrinsic;
   const std::vector<Expr> args;  // atomics: args[0] is the Load of the target element
   const Function* callee;         // CallFunc only
-  static Expr Make(ScalarKind t, Intrinsic i, std::vector<Expr> args, const Function* callee = nullptr);
+  const std::vector<BufferPtr> buffers;  // whole-buffer operands (tensor-core fragments)
+  static Expr Make(ScalarKind t, Intrinsic i, std::vector<Expr> args, const Function* callee = nullptr,
+                   std::vector<BufferPtr> buffers = {});
+  /// True for calls with effects beyond their value (kept by dead-code removal).
+  bool HasEffects() const { return intrinsic >= Intrinsic::AtomicAdd; }
 };
 
 // ------------------------------------------------------------------ stmts

@@ -68,7 +68,7 @@ Expr Mutator::Visit(const Cast* e, const Expr& self) {
 Expr Mutator::Visit(const Call* e, const Expr& self) {
   bool changed = false;
   auto args = MutateAll(e->args, &changed);
-  return changed ? Call::Make(e->type, e->intrinsic, std::move(args), e->callee) : self;
+  return changed ? Call::Make(e->type, e->intrinsic, std::move(args), e->callee, e->buffers) : self;
 }
 
 Stmt Mutator::Visit(const Seq* s, const Stmt& self) {

@@ -83,7 +83,11 @@ std::string Print(const Expr& e) {
       if (c->args.empty() && c->intrinsic <= Intrinsic::GridDimZ) return std::string(IntrinsicName(c->intrinsic));
       std::string name = c->intrinsic == Intrinsic::CallFunc ? "call " + c->callee->name
                                                              : std::string(IntrinsicName(c->intrinsic));
-      return name + "(" + Join(c->args) + ")";
+      std::string args;
+      for (const BufferPtr& b : c->buffers) args += (args.empty() ? "" : ", ") + b->name;
+      std::string rest = Join(c->args);
+      if (!rest.empty()) args += (args.empty() ? "" : ", ") + rest;
+      return name + "(" + args + ")";
     }
   }
   return "?";

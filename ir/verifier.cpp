@@ -55,6 +55,14 @@ class Checker : public Visitor {
     Access(s->buffer, s->indices);
     Visitor::Visit(s);
   }
+  void Visit(const Call* c) override {
+    for (const BufferPtr& b : c->buffers) {
+      if (!HasBuffer(b.get())) problems.push_back("buffer '" + b->name + "' used outside its scope");
+      if (stage_.mappings_lowered && b->distributed_by)
+        problems.push_back("distributed buffer '" + b->name + "' after lower-task-mappings");
+    }
+    Visitor::Visit(c);
+  }
   void Visit(const Seq* s) override {
     scopes_.emplace_back();
     Visitor::Visit(s);

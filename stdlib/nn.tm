@@ -30,3 +30,7 @@ op row_sum(X: f32[R, C]) -> f32[R] {
 op transpose(X: f32[R, C]) -> f32[C, R] {
   out[i, j] = X[j, i];
 }
+
+op matmul_f16(A: f16[M, K], B: f16[K, N]) -> f32[M, N] {
+  out[i, j] = sum(k < K) f32(A[i, k]) * f32(B[k, j]);
+}

@@ -129,7 +129,8 @@ class Printer {
         } else {
           int64_t n = 1;
           for (const ir::Expr& e : b.shape) n *= AsConstInt(e).value_or(1);
-          Line(d, fmt::format("{} {}[{}];", CType(b.elem), b.name, n));
+          // Aligned so that fragments can be read as 32-bit registers.
+          Line(d, fmt::format("__align__(16) {} {}[{}];", CType(b.elem), b.name, n));
         }
         return;
       }
@@ -171,8 +172,59 @@ class Printer {
         return;
       }
       case StmtKind::Barrier: Line(d, "__syncthreads();"); return;
-      case StmtKind::Evaluate: Line(d, "(void)(" + Expr(s->as<Evaluate>()->value) + ");"); return;
+      case StmtKind::Evaluate: {
+        const ir::Expr& v = s->as<Evaluate>()->value;
+        if (auto* c = v->as<ir::Call>(); c && c->intrinsic >= Intrinsic::MmaM16N8K16) {
+          Line(d, TensorCore(*c));
+          return;
+        }
+        Line(d, "(void)(" + Expr(v) + ");");
+        return;
+      }
       case StmtKind::ForMapping: TMC_CHECK(false, "task-mapping loop reached code generation");
+    }
+  }
+
+  // Tensor-core and cp.async instructions have no CUDA C API with these
+  // register layouts, so the CUDA path uses inline PTX (as CUTLASS does);
+  // the LLVM path uses NVVM intrinsics. Listed in docs/codegen.md.
+  std::string TensorCore(const ir::Call& c) {
+    auto shared_addr = [&](const ir::Expr& e) {
+      auto* l = e->as<Load>();
+      return "(uint32_t)__cvta_generic_to_shared(&" + Access(*l->buffer, l->indices) + ")";
+    };
+    switch (c.intrinsic) {
+      case Intrinsic::MmaM16N8K16: {
+        const std::string &dn = c.buffers[0]->name, &an = c.buffers[1]->name, &bn = c.buffers[2]->name,
+                          &cn = c.buffers[3]->name;
+        return fmt::format(
+            "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{%0,%1,%2,%3}}, "
+            "{{%4,%5,%6,%7}}, {{%8,%9}}, {{%10,%11,%12,%13}};\\n\" : \"=f\"({0}[0]), \"=f\"({0}[1]), "
+            "\"=f\"({0}[2]), \"=f\"({0}[3]) : \"r\"(reinterpret_cast<const uint32_t*>({1})[0]), "
+            "\"r\"(reinterpret_cast<const uint32_t*>({1})[1]), \"r\"(reinterpret_cast<const uint32_t*>({1})[2]), "
+            "\"r\"(reinterpret_cast<const uint32_t*>({1})[3]), \"r\"(reinterpret_cast<const uint32_t*>({2})[0]), "
+            "\"r\"(reinterpret_cast<const uint32_t*>({2})[1]), \"f\"({3}[0]), \"f\"({3}[1]), \"f\"({3}[2]), "
+            "\"f\"({3}[3]));",
+            dn, an, bn, cn);
+      }
+      case Intrinsic::LdMatrixX4: {
+        const std::string& an = c.buffers[0]->name;
+        return fmt::format(
+            "asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{%0,%1,%2,%3}}, [%4];\\n\" : "
+            "\"=r\"(reinterpret_cast<uint32_t*>({0})[0]), \"=r\"(reinterpret_cast<uint32_t*>({0})[1]), "
+            "\"=r\"(reinterpret_cast<uint32_t*>({0})[2]), \"=r\"(reinterpret_cast<uint32_t*>({0})[3]) : \"r\"({1}));",
+            an, shared_addr(c.args[0]));
+      }
+      case Intrinsic::CpAsync: {
+        auto* src = c.args[1]->as<Load>();
+        int64_t bytes = *AsConstInt(c.args[2]);
+        return fmt::format("asm volatile(\"cp.async.{}.shared.global [%0], [%1], {};\\n\" :: \"r\"({}), \"l\"(&{}));",
+                           bytes == 16 ? "cg" : "ca", bytes, shared_addr(c.args[0]), Access(*src->buffer, src->indices));
+      }
+      case Intrinsic::CpAsyncCommit: return "asm volatile(\"cp.async.commit_group;\\n\" ::);";
+      case Intrinsic::CpAsyncWait:
+        return fmt::format("asm volatile(\"cp.async.wait_group {};\\n\" ::);", *AsConstInt(c.args[0]));
+      default: return "";
     }
   }
 

@@ -426,6 +426,26 @@ class Emitter {
       case I::AtomicMax:
       case I::AtomicExch:
       case I::AtomicCas: return Atomic(c, args);
+      case I::MmaM16N8K16: return Mma(*c);
+      case I::LdMatrixX4: return LdMatrix(*c);
+      case I::CpAsync: {
+        auto* dst = c->args[0]->as<Load>();
+        auto* src = c->args[1]->as<Load>();
+        int64_t bytes = *AsConstInt(c->args[2]);
+        LI::ID id = bytes == 16 ? LI::nvvm_cp_async_cg_shared_global_16
+                    : bytes == 8 ? LI::nvvm_cp_async_ca_shared_global_8
+                                 : LI::nvvm_cp_async_ca_shared_global_4;
+        b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, id),
+                      {Address(*dst->buffer, dst->indices), Address(*src->buffer, src->indices)});
+        return b_.getInt32(0);
+      }
+      case I::CpAsyncCommit:
+        b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, LI::nvvm_cp_async_commit_group));
+        return b_.getInt32(0);
+      case I::CpAsyncWait:
+        b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, LI::nvvm_cp_async_wait_group),
+                      {b_.getInt32(static_cast<uint32_t>(*AsConstInt(c->args[0])))});
+        return b_.getInt32(0);
       case I::CallFunc: {
         llvm::Function* f = functions_.at(c->callee);
         std::vector<llvm::Value*> call_args;
@@ -442,6 +462,52 @@ class Emitter {
       default: break;
     }
     TMC_CHECK(false, "unhandled intrinsic");
+  }
+
+  // Element k of a register buffer (an entry-block alloca).
+  llvm::Value* RegisterSlot(const Buffer& b, int64_t k) {
+    auto* alloca = llvm::cast<llvm::AllocaInst>(buffers_.at(&b));
+    return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.getInt32(static_cast<uint32_t>(k))});
+  }
+
+  // Registers k, k+1 of an f16 fragment as one <2 x half>.
+  llvm::Value* HalfPair(const Buffer& b, int64_t k) {
+    auto* vt = llvm::FixedVectorType::get(b_.getHalfTy(), 2);
+    llvm::Value* v = llvm::UndefValue::get(vt);
+    for (int64_t i = 0; i < 2; ++i)
+      v = b_.CreateInsertElement(v, b_.CreateLoad(b_.getHalfTy(), RegisterSlot(b, k + i)), b_.getInt32(static_cast<uint32_t>(i)));
+    return v;
+  }
+
+  // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: D = A * B + C.
+  llvm::Value* Mma(const Call& c) {
+    const Buffer &d = *c.buffers[0], &a = *c.buffers[1], &b = *c.buffers[2], &acc = *c.buffers[3];
+    std::vector<llvm::Value*> args;
+    for (int64_t k = 0; k < 8; k += 2) args.push_back(HalfPair(a, k));
+    for (int64_t k = 0; k < 4; k += 2) args.push_back(HalfPair(b, k));
+    for (int64_t k = 0; k < 4; ++k) args.push_back(b_.CreateLoad(b_.getFloatTy(), RegisterSlot(acc, k)));
+    llvm::Value* r = b_.CreateCall(
+        llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32), args);
+    for (unsigned k = 0; k < 4; ++k) b_.CreateStore(b_.CreateExtractValue(r, k), RegisterSlot(d, k));
+    return b_.getInt32(0);
+  }
+
+  // ldmatrix.sync.aligned.m8n8.x4.shared.b16: four 8x8 matrices, one row
+  // address per lane, into registers a0..a7 (two halves per 32-bit word).
+  llvm::Value* LdMatrix(const Call& c) {
+    const Buffer& a = *c.buffers[0];
+    auto* row = c.args[0]->as<Load>();
+    llvm::Value* addr = Address(*row->buffer, row->indices);
+    llvm::Function* f = llvm::Intrinsic::getDeclaration(
+        &mod_, llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16, {addr->getType()});
+    llvm::Value* r = b_.CreateCall(f, {addr});
+    auto* vt = llvm::FixedVectorType::get(b_.getHalfTy(), 2);
+    for (unsigned k = 0; k < 4; ++k) {
+      llvm::Value* pair = b_.CreateBitCast(b_.CreateExtractValue(r, k), vt);
+      for (unsigned i = 0; i < 2; ++i)
+        b_.CreateStore(b_.CreateExtractElement(pair, b_.getInt32(i)), RegisterSlot(a, 2 * k + i));
+    }
+    return b_.getInt32(0);
   }
 
   llvm::Value* Shuffle(Intrinsic which, ScalarKind t, llvm::Value* v, llvm::Value* lane) {

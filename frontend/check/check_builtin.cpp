@@ -1,13 +1,14 @@
 // Calls: built-in functions (math, mappings, loop ranges, shuffles,
 // atomics), device functions, and the dispatch of op calls to graphs.
 #include "frontend/check/checker.h"
+#include "support/mma_layouts.h"
 
 namespace tmc::sema {
 namespace {
 
 enum class Builtin {
   FloatMath, Abs, MinMax, Fma, Pow, Select, Cdiv, Range, Unroll,
-  Shuffle, Atomic, AtomicCas, Mapping, None
+  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, CpAsyncCommit, CpAsyncWait, None
 };
 
 struct BuiltinInfo {
@@ -35,6 +36,11 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "atomic_add" || n == "atomic_min" || n == "atomic_max" || n == "atomic_exch")
     return {Builtin::Atomic, 2, 2, true};
   if (n == "atomic_cas") return {Builtin::AtomicCas, 3, 3, true};
+  if (n == "mma") return {Builtin::Mma, 4, 4, true};
+  if (n == "ldmatrix") return {Builtin::LdMatrix, 4, 4, true};
+  if (n == "cp_async") return {Builtin::CpAsync, 3, 3, true};
+  if (n == "cp_async_commit") return {Builtin::CpAsyncCommit, 0, 0, true};
+  if (n == "cp_async_wait") return {Builtin::CpAsyncWait, 1, 1, true};
   if (n == "spatial" || n == "col_spatial" || n == "repeat" || n == "col_repeat")
     return {Builtin::Mapping, 1, 8, false};
   return {Builtin::None, 0, 0, false};
@@ -111,6 +117,9 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
                                                   : MappingAtom::Kind::ColRepeat;
     return CheckMappingPrimitive(e, k);
   }
+  if (b.kind == Builtin::Mma || b.kind == Builtin::LdMatrix || b.kind == Builtin::CpAsync ||
+      b.kind == Builtin::CpAsyncCommit || b.kind == Builtin::CpAsyncWait)
+    return CheckTensorCoreCall(e, name);
   if (b.kind == Builtin::Unroll) {
     std::optional<int64_t> v = EvalInt(e->args[0], "the trip count of unroll");
     if (!v) return ErrorInfo();
@@ -247,10 +256,102 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     }
     case Builtin::Mapping:
     case Builtin::Unroll:
+    case Builtin::Mma:
+    case Builtin::LdMatrix:
+    case Builtin::CpAsync:
+    case Builtin::CpAsyncCommit:
+    case Builtin::CpAsyncWait:
     case Builtin::None:
       break;
   }
   return ErrorInfo();
+}
+
+// Tensor-core and asynchronous-copy built-ins. Fragment operands are whole
+// distributed register tensors whose mappings must assign each lane exactly
+// the elements the hardware puts in its registers, in register order.
+ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name) {
+  ExprInfo void_info{types_.Void(), std::nullopt, false, nullptr};
+  auto fragment = [&](size_t i, ScalarKind elem, int64_t rows, int64_t cols, const TaskMapping& layout,
+                      const char* role) -> bool {
+    ast::Expr* arg = e->args[i];
+    ExprInfo info = CheckExpr(arg);
+    if (info.IsError()) return false;
+    const Type* t = info.type;
+    bool shape_ok = t->IsTensor() && t->scope == MemScope::Register && t->Rank() == 2 &&
+                    t->dims[0] == Dim::Const(rows) && t->dims[1] == Dim::Const(cols) &&
+                    t->scalar == elem;
+    std::string want = fmt::format("a register {}[{}, {}] {} fragment", ScalarName(elem), rows, cols, role);
+    if (!shape_ok || !ast::dyn_cast<ast::NameExpr>(arg)) {
+      diags_.Report(arg->range, DiagKind::BuiltinArgType, i + 1, name, want, t->ToString());
+      return false;
+    }
+    if (!t->distributed_by || !SameAssignment(*t->distributed_by, layout)) {
+      auto diag = diags_.Report(arg->range, DiagKind::FragmentLayout, i + 1, name, role, layout.ToString());
+      if (info.lvalue_root && t->distributed_by)
+        diag.Note(info.lvalue_root->decl_range, DiagKind::NoteMappingType, t->distributed_by->TypeString());
+      return false;
+    }
+    return true;
+  };
+  auto element_of = [&](size_t i, MemScope scope, const char* what) -> std::optional<ExprInfo> {
+    ExprInfo info = CheckExpr(e->args[i]);
+    if (info.IsError()) return std::nullopt;
+    Symbol* root = info.lvalue_root;
+    if (!ast::dyn_cast<ast::IndexExpr>(e->args[i]) || !root || !root->type->IsTensor() ||
+        root->type->scope != scope) {
+      diags_.Report(e->args[i]->range, DiagKind::BuiltinArgType, i + 1, name, what, info.type->ToString());
+      return std::nullopt;
+    }
+    return info;
+  };
+  if (name == "mma") {
+    // mma(d, a, b, c): d = a * b + c on one m16n8k16 tile (f16 in, f32 accumulate).
+    bool ok = fragment(0, ScalarKind::F32, 16, 8, MmaM16N8K16C(), "C/D");
+    ok = fragment(1, ScalarKind::F16, 16, 16, MmaM16N8K16A(), "A") && ok;
+    ok = fragment(2, ScalarKind::F16, 16, 8, MmaM16N8K16B(), "B") && ok;
+    ok = fragment(3, ScalarKind::F32, 16, 8, MmaM16N8K16C(), "C/D") && ok;
+    return ok ? void_info : ErrorInfo();
+  }
+  if (name == "ldmatrix") {
+    // ldmatrix(a, s, row, col): the A fragment of the 16x16 tile of shared
+    // tensor s whose top-left element is s[row, col].
+    bool ok = fragment(0, ScalarKind::F16, 16, 16, MmaM16N8K16A(), "A");
+    ExprInfo s = CheckExpr(e->args[1]);
+    if (!s.IsError() && (!s.type->IsTensor() || s.type->scope != MemScope::Shared || s.type->Rank() != 2 ||
+                         s.type->scalar != ScalarKind::F16)) {
+      diags_.Report(e->args[1]->range, DiagKind::BuiltinArgType, 2, name, "a shared f16 matrix", s.type->ToString());
+      ok = false;
+    }
+    ok = !s.IsError() && ok;
+    for (size_t i = 2; i < 4; ++i) ok = !CheckConverted(e->args[i], ScalarKind::I32, "argument").IsError() && ok;
+    return ok ? void_info : ErrorInfo();
+  }
+  if (name == "cp_async") {
+    // cp_async(s[...], g[...], BYTES): copy BYTES (4, 8 or 16) from global to shared memory.
+    auto dst = element_of(0, MemScope::Shared, "an element of a shared tensor");
+    auto src = element_of(1, MemScope::Global, "an element of a global tensor");
+    std::optional<int64_t> bytes = EvalInt(e->args[2], "the size of cp_async");
+    if (!dst || !src || !bytes) return ErrorInfo();
+    if (*bytes != 4 && *bytes != 8 && *bytes != 16) {
+      diags_.Report(e->args[2]->range, DiagKind::CpAsyncSize, *bytes);
+      return ErrorInfo();
+    }
+    if (dst->type->scalar != src->type->scalar || *bytes % ScalarBytes(dst->type->scalar) != 0) {
+      diags_.Report(e->range, DiagKind::BuiltinMixedTypes, name, dst->type->ToString(), src->type->ToString());
+      return ErrorInfo();
+    }
+    return void_info;
+  }
+  if (name == "cp_async_wait") {
+    std::optional<int64_t> n = EvalInt(e->args[0], "the group count of cp_async_wait");
+    if (!n) return ErrorInfo();
+    if (*n < 0 || *n > 7) {
+      diags_.Report(e->args[0]->range, DiagKind::CpAsyncWaitRange, *n);
+      return ErrorInfo();
+    }
+  }
+  return void_info;
 }
 
 ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {

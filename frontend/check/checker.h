@@ -196,6 +196,7 @@ class Checker {
   std::optional<ExprInfo> CheckBuiltinCall(ast::CallExpr* e);
   ExprInfo CheckMappingPrimitive(ast::CallExpr* e, MappingAtom::Kind kind);
   ExprInfo CheckFuncCall(ast::CallExpr* e, Symbol& func);
+  ExprInfo CheckTensorCoreCall(ast::CallExpr* e, const std::string& name);
 
   // ---- state
   void PushScope() { scopes_.push_back(std::make_unique<Scope>(scope_)); scope_ = scopes_.back().get(); }

@@ -62,6 +62,19 @@ class Lower : public Mutator {
     return Mutator::Visit(s, self);
   }
 
+  // Fragment operands of tensor-core calls are whole distributed buffers.
+  Expr Visit(const Call* c, const Expr& self) override {
+    bool changed = false;
+    auto args = MutateAll(c->args, &changed);
+    std::vector<BufferPtr> buffers = c->buffers;
+    for (BufferPtr& b : buffers)
+      if (auto it = flat_.find(b.get()); it != flat_.end()) {
+        b = it->second;
+        changed = true;
+      }
+    return changed ? Call::Make(c->type, c->intrinsic, std::move(args), c->callee, std::move(buffers)) : self;
+  }
+
   Stmt Visit(const ForMapping* f, const Stmt& self) override {
     (void)self;
     const TaskMapping& m = f->mapping;

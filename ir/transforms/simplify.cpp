@@ -295,7 +295,7 @@ bool HasEffects(const Expr& e) {
   struct Find : Visitor {
     bool found = false;
     void Visit(const Call* c) override {
-      if (c->intrinsic >= Intrinsic::AtomicAdd) found = true;  // atomics and calls
+      if (c->HasEffects()) found = true;
       Visitor::Visit(c);
     }
   } f;

@@ -108,3 +108,36 @@ TEST(TaskMapping, RandomCompositionsMatchDefinitionAndCoverOnce) {
 
 }  // namespace
 }  // namespace tmc
+
+#include "support/mma_layouts.h"
+
+namespace tmc {
+namespace {
+
+// The fragment layouts against the PTX ISA's figures, lane by lane.
+TEST(MmaLayouts, MatchThePtxIsa) {
+  for (int64_t l = 0; l < 32; ++l) {
+    int64_t g = l / 4, t = l % 4;
+    EXPECT_EQ(MmaM16N8K16A().TasksOf(l),
+              (std::vector<Task>{{g, 2 * t}, {g, 2 * t + 1}, {g + 8, 2 * t}, {g + 8, 2 * t + 1},
+                                 {g, 2 * t + 8}, {g, 2 * t + 9}, {g + 8, 2 * t + 8}, {g + 8, 2 * t + 9}}));
+    EXPECT_EQ(MmaM16N8K16B().TasksOf(l),
+              (std::vector<Task>{{2 * t, g}, {2 * t + 1, g}, {2 * t + 8, g}, {2 * t + 9, g}}));
+    EXPECT_EQ(MmaM16N8K16C().TasksOf(l),
+              (std::vector<Task>{{g, 2 * t}, {g, 2 * t + 1}, {g + 8, 2 * t}, {g + 8, 2 * t + 1}}));
+  }
+}
+
+TEST(MmaLayouts, SameAssignmentAcceptsOtherSpellings) {
+  TaskMapping c = TaskMapping::Primitive(MappingAtom::Kind::Repeat, {2, 1})
+                      .Compose(TaskMapping::Primitive(MappingAtom::Kind::Spatial, {8, 4}))
+                      .Compose(TaskMapping::Primitive(MappingAtom::Kind::Repeat, {1, 2}));
+  EXPECT_TRUE(SameAssignment(c, MmaM16N8K16C()));
+  EXPECT_FALSE(SameAssignment(MmaM16N8K16C(), MmaM16N8K16B()));
+  TaskMapping swapped = TaskMapping::Primitive(MappingAtom::Kind::Spatial, {8, 4})
+                            .Compose(TaskMapping::Primitive(MappingAtom::Kind::Repeat, {2, 2}));
+  EXPECT_FALSE(SameAssignment(swapped, MmaM16N8K16C()));  // rows 2g, 2g+1 instead of g, g+8
+}
+
+}  // namespace
+}  // namespace tmc
