@@ -68,10 +68,13 @@ class Emitter {
       const Param& p = fn.params[i];
       f->getArg(static_cast<unsigned>(i))->setName(p.buffer ? p.buffer->name : p.var->name);
       if (p.buffer && p.buffer->read_only) f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::ReadOnly);
-      // The runtime passes tensors aligned to 16 bytes (docs/codegen.md), which
-      // lets LLVM's load/store vectorizer use 16-byte accesses.
-      if (p.buffer)
+      // Tensor arguments are 16-byte aligned and do not overlap each other
+      // (docs/language.md, "Kernel arguments"), as __restrict__ says in the
+      // CUDA path: LLVM may then reorder and merge accesses into 16-byte ones.
+      if (p.buffer) {
         f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithAlignment(ctx_, llvm::Align(16)));
+        if (kernel) f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
+      }
     }
     functions_[&fn] = f;
   }

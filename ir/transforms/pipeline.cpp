@@ -8,6 +8,7 @@
 #include "ir/transforms/lower_task_mappings.h"
 #include "ir/transforms/plan_shared_memory.h"
 #include "ir/transforms/simplify.h"
+#include "ir/transforms/split_tails.h"
 #include "ir/transforms/unroll.h"
 #include "ir/verifier.h"
 #include "support/check.h"
@@ -27,6 +28,9 @@ const std::vector<Step>& Pipeline() {
   static const std::vector<Step> kSteps = {
       // Task mappings first: everything after sees plain loops and arrays.
       {"lower-task-mappings", LowerTaskMappings, {true, false}},
+      // Before unrolling, while a tile's guarded accesses are still one
+      // loop: split full tiles (no guards) from the tail.
+      {"split-tails", SplitTails, {true, false}},
       // Unroll the repeat loops, so that register-array indices become
       // constants that simplify can fold.
       {"unroll", Unroll, {true, false}},

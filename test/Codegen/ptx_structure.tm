@@ -23,7 +23,7 @@ kernel tile_copy(X: f32[N], Y: f32[N]) grid(cdiv(N, 256)) block(256) {
 // CHECK: .maxntid 256, 1, 1
 // CHECK: mov.u32 {{.*}}%tid.x
 // CHECK: mov.u32 {{.*}}%ctaid.x
-// CHECK: ld.global.f32
+// CHECK: ld.global.nc.f32
 // CHECK: st.shared.f32
 // CHECK: bar.sync 0
 // CHECK: ld.shared.f32
