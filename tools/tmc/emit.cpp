@@ -8,6 +8,7 @@
 #include "codegen/kernel_metadata.h"
 #include "codegen/nvptx/llvm_emitter.h"
 #include "codegen/nvptx/nvptx_backend.h"
+#include "codegen/nvptx/ptxas.h"
 #include "ir/from_ast.h"
 #include "ir/printer.h"
 #include "ir/transforms/pipeline.h"
@@ -43,7 +44,15 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     diags.Report(SourceRange{}, DiagKind::BackendFailed, error);
     return "";
   }
-  return ptx;
+  if (o.emit == "ptx") return ptx;
+  // sm_90a PTX assembles for sm_90a only; the others for their own arch.
+  codegen::PtxasResult cubin = codegen::AssemblePtx(ptx, o.arch, o.ptxas_verbose);
+  if (!cubin.ok) {
+    diags.Report(SourceRange{}, DiagKind::BackendFailed, cubin.error);
+    return "";
+  }
+  if (o.ptxas_verbose) std::fputs(cubin.report.c_str(), stderr);
+  return cubin.cubin;
 }
 
 }  // namespace tmc::driver

@@ -21,7 +21,10 @@ usage:
 compile options:
   --emit=KIND             what to produce: check (default: diagnostics only),
                           ast, ir (after the lowering pipeline), llvm (optimized
-                          LLVM IR), ptx, cuda (CUDA C++), meta (kernel metadata JSON)
+                          LLVM IR), ptx, cubin (through ptxas), cuda (CUDA C++),
+                          meta (kernel metadata JSON)
+  -v                      with --emit=cubin: print ptxas's resource report
+                          (registers, spills, shared memory)
   --arch=SM               target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a
   --print-after=PASS      print the IR after each run of PASS (repeatable)
   --print-after-all       print the IR after every pass that changes it
@@ -110,14 +113,15 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     else if (a == "--grid") o->grid = true;
     else if (a == "--print-after-all") o->print_after_all = true;
     else if (a == "--verify-each") o->verify_each = true;
+    else if (a == "-v") o->ptxas_verbose = true;
     else if (a.rfind("-ferror-limit=", 0) == 0) {
       int64_t n;
       if (!ParseInt(a.substr(14), &n) || n < 0) return Fail("invalid error limit in '" + a + "'");
       o->error_limit = static_cast<unsigned>(n);
     } else if (value_of(a, "--emit", &v)) {
-      static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cuda", "meta"};
+      static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cubin", "cuda", "meta"};
       if (std::find(std::begin(kKinds), std::end(kKinds), v) == std::end(kKinds))
-        return Fail("unknown --emit kind '" + v + "' (expected check, ast, ir, llvm, ptx, cuda or meta)");
+        return Fail("unknown --emit kind '" + v + "' (expected check, ast, ir, llvm, ptx, cubin, cuda or meta)");
       o->emit = v;
     } else if (value_of(a, "--print-after", &v) || value_of(a, "--stop-after", &v)) {
       if (!ir::IsPassName(v)) {

@@ -28,6 +28,7 @@ struct Options {
   bool print_after_all = false;
   std::string stop_after;
   bool verify_each = false;
+  bool ptxas_verbose = false;  // -v
   std::string arch = "sm_80";
   int sm = 80;
   // tmc mapping
