@@ -466,8 +466,12 @@ class Lowering {
     return Seq::Make(std::move(stmts));
   }
 
+  // Every statement remembers where it came from, so that late passes can
+  // report at the right line. The node is new and not yet shared, so
+  // setting its location in place is safe.
   Stmt Statement(const ast::Stmt* s) {
     Stmt out = StatementAt(s);
+    if (out && !out->loc.IsValid()) const_cast<StmtNode*>(out.get())->loc = s->range;
     return out;
   }
 

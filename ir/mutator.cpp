@@ -1,14 +1,29 @@
 // Default traversals of Mutator and Visitor.
 #include "ir/mutator.h"
 
+#include <type_traits>
+
 namespace tmc::ir {
+namespace {
+
+// A rebuilt node keeps the source location of the node it replaces. Only a
+// node that nothing else holds yet (just built) is touched: nodes already
+// shared stay immutable.
+template <typename T>
+T KeepLoc(T fresh, const T& old) {
+  if (fresh && old && fresh != old && fresh.use_count() == 1 && !fresh->loc.IsValid())
+    const_cast<std::remove_const_t<typename T::element_type>*>(fresh.get())->loc = old->loc;
+  return fresh;
+}
+
+}  // namespace
 
 Expr Mutator::Mutate(const Expr& e) {
   if (!e) return e;
   switch (e->kind) {
 #define TMC_IR_EXPR(name) \
   case ExprKind::name:    \
-    return Visit(static_cast<const name*>(e.get()), e);
+    return KeepLoc(Visit(static_cast<const name*>(e.get()), e), e);
 #include "ir/node_kinds.def"
   }
   return e;
@@ -19,7 +34,7 @@ Stmt Mutator::Mutate(const Stmt& s) {
   switch (s->kind) {
 #define TMC_IR_STMT(name) \
   case StmtKind::name:    \
-    return Visit(static_cast<const name*>(s.get()), s);
+    return KeepLoc(Visit(static_cast<const name*>(s.get()), s), s);
 #include "ir/node_kinds.def"
   }
   return s;

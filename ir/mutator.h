@@ -27,7 +27,8 @@ class Visitor {
  public:
   virtual ~Visitor() = default;
   void Walk(const Expr& e);
-  void Walk(const Stmt& s);
+  /// Virtual so that a visitor can observe every statement on the way down.
+  virtual void Walk(const Stmt& s);
 
  protected:
 #define TMC_IR_EXPR(name) virtual void Visit(const name* e);

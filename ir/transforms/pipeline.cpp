@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "ir/printer.h"
+#include "ir/transforms/check_register_indices.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "ir/transforms/lower_task_mappings.h"
 #include "ir/transforms/plan_shared_memory.h"
@@ -42,6 +43,8 @@ const std::vector<Step>& Pipeline() {
       {"flatten-buffers", FlattenBuffers, {true, true}},
       // Fold the flattened offsets (constant register indices, strides).
       {"simplify", Simplify, {true, true}},
+      // Now every register index that can be a constant is one.
+      {"check-register-indices", CheckRegisterIndices, {true, true}},
       {"plan-shared-memory", PlanSharedMemory, {true, true}},
   };
   return kSteps;

@@ -1,0 +1,53 @@
+// Runs after the last simplify, when every index that can be constant is.
+#include "ir/transforms/check_register_indices.h"
+
+#include <set>
+
+#include "ir/mutator.h"
+
+namespace tmc::ir {
+namespace {
+
+class Find : public Visitor {
+ public:
+  explicit Find(PassContext& ctx) : ctx_(ctx) {}
+  using Visitor::Walk;
+  void Walk(const Stmt& s) override {
+    if (s && s->loc.IsValid()) at_ = s->loc;
+    Visitor::Walk(s);
+  }
+
+ protected:
+  void Visit(const Load* l) override {
+    Check(*l->buffer, l->indices);
+    Visitor::Visit(l);
+  }
+  void Visit(const Store* s) override {
+    Check(*s->buffer, s->indices);
+    Visitor::Visit(s);
+  }
+
+ private:
+  void Check(const Buffer& b, const std::vector<Expr>& idx) {
+    if (b.scope != MemScope::Register || !ctx_.diags) return;
+    for (const Expr& i : idx) {
+      if (AsConstInt(i)) continue;
+      if (reported_.insert(&b).second) ctx_.diags->Report(at_, DiagKind::RegisterIndexNotConstant, b.name);
+      return;
+    }
+  }
+
+  PassContext& ctx_;
+  SourceRange at_;
+  std::set<const Buffer*> reported_;
+};
+
+}  // namespace
+
+void CheckRegisterIndices(Function& fn, PassContext& ctx) {
+  Find find(ctx);
+  Visitor& v = find;
+  v.Walk(fn.body);
+}
+
+}  // namespace tmc::ir
