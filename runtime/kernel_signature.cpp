@@ -1,0 +1,307 @@
+// Argument checking mirrors what the compiler knows: shape symbols bind
+// from the first tensor that has them, and every later use must agree.
+#include "runtime/kernel_signature.h"
+
+#include <cctype>
+#include <cstring>
+
+#include "runtime/json.h"
+
+namespace tmc::runtime {
+namespace {
+
+constexpr const char* kDtypeNames[] = {"bool", "i8", "i16", "i32", "i64", "u8", "u16",
+                                       "u32", "u64", "f16", "bf16", "f32", "f64"};
+
+bool ParseDtype(const std::string& s, tmc_dtype* d) {
+  for (int i = 0; i <= TMC_F64; ++i)
+    if (s == kDtypeNames[i]) {
+      *d = static_cast<tmc_dtype>(i);
+      return true;
+    }
+  return false;
+}
+
+// Recursive descent over formulas: expr := term (('+'|'-') term)*, etc.
+class Formula {
+ public:
+  Formula(const std::string& t, const std::map<std::string, int64_t>& names) : t_(t), names_(names) {}
+  std::optional<int64_t> Run(std::string* error) {
+    std::optional<int64_t> v = Sum();
+    Skip();
+    if (v && pos_ != t_.size()) err_ = "unexpected '" + t_.substr(pos_, 1) + "'";
+    if (!err_.empty()) {
+      *error = "in formula '" + t_ + "': " + err_;
+      return std::nullopt;
+    }
+    return v;
+  }
+
+ private:
+  void Skip() {
+    while (pos_ < t_.size() && t_[pos_] == ' ') ++pos_;
+  }
+  std::optional<int64_t> Sum() {
+    auto v = Product();
+    while (v) {
+      Skip();
+      if (pos_ >= t_.size() || (t_[pos_] != '+' && t_[pos_] != '-')) break;
+      char op = t_[pos_++];
+      auto r = Product();
+      if (!r) return std::nullopt;
+      v = op == '+' ? *v + *r : *v - *r;
+    }
+    return v;
+  }
+  std::optional<int64_t> Product() {
+    auto v = Atom();
+    while (v) {
+      Skip();
+      if (pos_ >= t_.size() || (t_[pos_] != '*' && t_[pos_] != '/' && t_[pos_] != '%')) break;
+      char op = t_[pos_++];
+      auto r = Atom();
+      if (!r) return std::nullopt;
+      if (op != '*' && *r == 0) {
+        err_ = "division by zero";
+        return std::nullopt;
+      }
+      v = op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
+    }
+    return v;
+  }
+  std::optional<int64_t> Atom() {
+    Skip();
+    if (pos_ >= t_.size()) {
+      err_ = "unexpected end";
+      return std::nullopt;
+    }
+    char c = t_[pos_];
+    if (c == '(') {
+      ++pos_;
+      auto v = Sum();
+      Skip();
+      if (!v || pos_ >= t_.size() || t_[pos_] != ')') {
+        if (err_.empty()) err_ = "expected ')'";
+        return std::nullopt;
+      }
+      ++pos_;
+      return v;
+    }
+    if (c == '-') {
+      ++pos_;
+      auto v = Atom();
+      return v ? std::optional<int64_t>(-*v) : std::nullopt;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      int64_t v = 0;
+      while (pos_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[pos_]))) v = v * 10 + (t_[pos_++] - '0');
+      while (pos_ < t_.size() && std::isalnum(static_cast<unsigned char>(t_[pos_]))) ++pos_;  // type suffix
+      return v;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      size_t b = pos_;
+      while (pos_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[pos_])) || t_[pos_] == '_')) ++pos_;
+      std::string name = t_.substr(b, pos_ - b);
+      Skip();
+      if (pos_ < t_.size() && t_[pos_] == '(') {  // a cast such as i64(N)
+        ++pos_;
+        auto v = Sum();
+        Skip();
+        if (!v || pos_ >= t_.size() || t_[pos_] != ')') {
+          if (err_.empty()) err_ = "expected ')'";
+          return std::nullopt;
+        }
+        ++pos_;
+        return v;
+      }
+      auto it = names_.find(name);
+      if (it == names_.end()) {
+        err_ = "unknown name '" + name + "'";
+        return std::nullopt;
+      }
+      return it->second;
+    }
+    err_ = std::string("unexpected '") + c + "'";
+    return std::nullopt;
+  }
+
+  const std::string& t_;
+  const std::map<std::string, int64_t>& names_;
+  size_t pos_ = 0;
+  std::string err_;
+};
+
+bool IsName(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+}  // namespace
+
+const char* DtypeName(tmc_dtype d) { return d >= TMC_BOOL && d <= TMC_F64 ? kDtypeNames[d] : "?"; }
+
+size_t DtypeBytes(tmc_dtype d) {
+  switch (d) {
+    case TMC_BOOL: case TMC_I8: case TMC_U8: return 1;
+    case TMC_I16: case TMC_U16: case TMC_F16: case TMC_BF16: return 2;
+    case TMC_I32: case TMC_U32: case TMC_F32: return 4;
+    default: return 8;
+  }
+}
+
+std::optional<int64_t> EvalFormula(const std::string& formula, const std::map<std::string, int64_t>& names,
+                                   std::string* error) {
+  return Formula(formula, names).Run(error);
+}
+
+bool ParseKernelMetadata(const std::string& text, std::vector<KernelSignature>* kernels, std::string* error) {
+  Json root;
+  if (!ParseJson(text, &root, error)) return false;
+  const Json* list = root.Get("kernels");
+  if (!list || list->kind != Json::Kind::Array) {
+    *error = "no \"kernels\" array";
+    return false;
+  }
+  for (const Json& k : list->items) {
+    KernelSignature sig;
+    const Json* name = k.Get("name");
+    const Json* params = k.Get("params");
+    if (!name || name->kind != Json::Kind::String || !params || params->kind != Json::Kind::Array) {
+      *error = "a kernel without a name or parameters";
+      return false;
+    }
+    sig.name = name->str;
+    if (const Json* imp = k.Get("implements"); imp && imp->kind == Json::Kind::String) sig.implements = imp->str;
+    for (const Json& p : params->items) {
+      ParamInfo info;
+      const Json* pn = p.Get("name");
+      const Json* kind = p.Get("kind");
+      const Json* dtype = p.Get("dtype");
+      if (!pn || !kind || !dtype || !ParseDtype(dtype->str, &info.dtype)) {
+        *error = "malformed parameter of kernel '" + sig.name + "'";
+        return false;
+      }
+      info.name = pn->str;
+      info.kind = kind->str == "tensor" ? ParamInfo::Kind::Tensor
+                  : kind->str == "shape" ? ParamInfo::Kind::Shape
+                                         : ParamInfo::Kind::Scalar;
+      if (const Json* shape = p.Get("shape"))
+        for (const Json& d : shape->items) info.shape.push_back(d.str);
+      if (info.shape.size() > TMC_MAX_RANK) {
+        *error = "tensor '" + info.name + "' has more than 8 dimensions";
+        return false;
+      }
+      sig.params.push_back(info);
+    }
+    if (const Json* grid = k.Get("grid"))
+      for (const Json& g : grid->items) sig.grid.push_back(g.str);
+    if (const Json* block = k.Get("block"))
+      for (const Json& b : block->items) sig.block.push_back(static_cast<int64_t>(b.number));
+    if (const Json* s = k.Get("shared_bytes")) sig.shared_bytes = static_cast<int64_t>(s->number);
+    if (const Json* d = k.Get("dynamic_shared")) sig.dynamic_shared = d->b;
+    if (sig.grid.size() > 3 || sig.block.size() > 3) {
+      *error = "kernel '" + sig.name + "' has more than 3 launch dimensions";
+      return false;
+    }
+    kernels->push_back(std::move(sig));
+  }
+  return true;
+}
+
+bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_args, CheckedLaunch* out,
+                    std::string* error) {
+  std::vector<const ParamInfo*> written;
+  for (const ParamInfo& p : sig.params)
+    if (p.kind != ParamInfo::Kind::Shape) written.push_back(&p);
+  if (num_args != static_cast<int>(written.size()) || (num_args > 0 && !args)) {
+    *error = "kernel '" + sig.name + "' takes " + std::to_string(written.size()) + " arguments, " +
+             std::to_string(num_args) + " given";
+    return false;
+  }
+  std::map<std::string, std::string> bound_by;  // symbol -> argument that bound it
+  auto where = [&](size_t i) { return "argument " + std::to_string(i + 1) + " ('" + written[i]->name + "')"; };
+  // First pass: bind symbols that stand alone as a dimension.
+  for (size_t i = 0; i < written.size(); ++i) {
+    const ParamInfo& p = *written[i];
+    const tmc_arg& a = args[i];
+    if (p.kind == ParamInfo::Kind::Scalar) {
+      if (a.is_tensor) {
+        *error = where(i) + " must be a scalar " + DtypeName(p.dtype) + ", not a tensor";
+        return false;
+      }
+      if (p.dtype <= TMC_U64) out->symbols[p.name] = a.value.i;
+      continue;
+    }
+    if (!a.is_tensor) {
+      *error = where(i) + " must be a tensor, not a scalar";
+      return false;
+    }
+    if (a.tensor.dtype != p.dtype) {
+      *error = where(i) + " has dtype " + DtypeName(a.tensor.dtype) + " but the kernel expects " + DtypeName(p.dtype);
+      return false;
+    }
+    if (a.tensor.rank != static_cast<int>(p.shape.size())) {
+      *error = where(i) + " has rank " + std::to_string(a.tensor.rank) + " but the kernel expects " +
+               std::to_string(p.shape.size());
+      return false;
+    }
+    if (a.tensor.data % 16 != 0) {
+      *error = where(i) + " is not 16-byte aligned";
+      return false;
+    }
+    for (size_t d = 0; d < p.shape.size(); ++d) {
+      int64_t extent = a.tensor.shape[d];
+      if (extent <= 0 || extent > INT32_MAX) {
+        *error = where(i) + ": dimension " + std::to_string(d) + " is " + std::to_string(extent) +
+                 ", outside [1, 2^31)";
+        return false;
+      }
+      const std::string& f = p.shape[d];
+      if (!IsName(f)) continue;
+      auto it = out->symbols.find(f);
+      if (it == out->symbols.end()) {
+        out->symbols[f] = extent;
+        bound_by[f] = where(i);
+      } else if (it->second != extent) {
+        *error = where(i) + ": dimension " + std::to_string(d) + " is " + std::to_string(extent) + " but " + f +
+                 " = " + std::to_string(it->second) + " from " + bound_by[f];
+        return false;
+      }
+    }
+  }
+  // Second pass: dimensions given by formulas (constants, 2 * N, ...).
+  for (size_t i = 0; i < written.size(); ++i) {
+    const ParamInfo& p = *written[i];
+    if (p.kind != ParamInfo::Kind::Tensor) continue;
+    for (size_t d = 0; d < p.shape.size(); ++d) {
+      if (IsName(p.shape[d])) continue;
+      std::optional<int64_t> want = EvalFormula(p.shape[d], out->symbols, error);
+      if (!want) return false;
+      if (*want != args[i].tensor.shape[d]) {
+        *error = where(i) + ": dimension " + std::to_string(d) + " is " + std::to_string(args[i].tensor.shape[d]) +
+                 " but the kernel requires " + p.shape[d] + " = " + std::to_string(*want);
+        return false;
+      }
+    }
+  }
+  for (const ParamInfo& p : sig.params)
+    if (p.kind == ParamInfo::Kind::Shape && !out->symbols.count(p.name)) {
+      *error = "shape symbol '" + p.name + "' is not bound by any argument";
+      return false;
+    }
+  for (size_t g = 0; g < sig.grid.size(); ++g) {
+    std::optional<int64_t> v = EvalFormula(sig.grid[g], out->symbols, error);
+    if (!v) return false;
+    if (*v <= 0 || *v > INT32_MAX) {
+      *error = "grid dimension " + std::to_string(g) + " (" + sig.grid[g] + ") is " + std::to_string(*v);
+      return false;
+    }
+    out->grid[g] = *v;
+  }
+  for (size_t b = 0; b < sig.block.size(); ++b) out->block[b] = sig.block[b];
+  return true;
+}
+
+}  // namespace tmc::runtime

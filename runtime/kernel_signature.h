@@ -1,0 +1,56 @@
+// A kernel's signature as its metadata describes it, and the argument
+// checks done before every launch (host side, no driver needed).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/tmc_runtime.h"
+
+namespace tmc::runtime {
+
+struct ParamInfo {
+  std::string name;
+  enum class Kind { Tensor, Scalar, Shape } kind = Kind::Scalar;
+  tmc_dtype dtype = TMC_F32;
+  std::vector<std::string> shape;  // tensors: formulas over shape symbols
+};
+
+struct KernelSignature {
+  std::string name;
+  std::string implements;
+  std::vector<ParamInfo> params;
+  std::vector<std::string> grid;   // formulas over parameter names
+  std::vector<int64_t> block;
+  int64_t shared_bytes = 0;
+  bool dynamic_shared = false;
+};
+
+/// Reads the kernels of `tmc --emit=meta` output.
+bool ParseKernelMetadata(const std::string& json, std::vector<KernelSignature>* kernels, std::string* error);
+
+/// Evaluates a launch or shape formula (integers, names, + - * / %,
+/// parentheses) with the given values of the names.
+std::optional<int64_t> EvalFormula(const std::string& formula, const std::map<std::string, int64_t>& names,
+                                   std::string* error);
+
+/// What a launch needs once the arguments are checked.
+struct CheckedLaunch {
+  std::map<std::string, int64_t> symbols;  // shape symbols and integer scalars, by name
+  int64_t grid[3] = {1, 1, 1};
+  int64_t block[3] = {1, 1, 1};
+};
+
+/// Checks `args` (the parameters as written, without shape symbols) against
+/// the signature: count, tensor-ness, dtype, rank, shape symbols bound
+/// consistently, fixed dimensions; then evaluates the grid. On a mismatch,
+/// returns false with a message naming the argument.
+bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_args, CheckedLaunch* out,
+                    std::string* error);
+
+const char* DtypeName(tmc_dtype d);
+size_t DtypeBytes(tmc_dtype d);
+
+}  // namespace tmc::runtime

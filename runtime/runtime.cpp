@@ -1,0 +1,268 @@
+// The C API over the driver: every failure sets a thread-local message
+// (tmc_last_error) and returns a status; nothing aborts.
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/cuda_driver.h"
+#include "runtime/kernel_signature.h"
+#include "runtime/tmc_runtime.h"
+
+namespace {
+
+thread_local std::string g_last_error;
+
+tmc_status Fail(tmc_status s, std::string message) {
+  g_last_error = std::move(message);
+  return s;
+}
+
+constexpr int kMaxDynamicSharedAttribute = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+
+}  // namespace
+
+struct tmc_context {
+  const tmc::runtime::CudaDriver* driver = nullptr;
+  int device = 0;
+  void* cu_context = nullptr;
+};
+
+struct tmc_kernel {
+  tmc_module* module = nullptr;
+  tmc::runtime::KernelSignature signature;
+  void* function = nullptr;
+  bool attribute_set = false;
+};
+
+struct tmc_module {
+  tmc_context* ctx = nullptr;
+  void* cu_module = nullptr;
+  std::map<std::string, std::unique_ptr<tmc_kernel>> kernels;
+};
+
+struct tmc_stream {
+  tmc_context* ctx = nullptr;
+  void* cu_stream = nullptr;
+};
+
+struct tmc_event {
+  tmc_context* ctx = nullptr;
+  void* cu_event = nullptr;
+};
+
+#define TMC_CU(ctx, call)                                                                                \
+  do {                                                                                                   \
+    int rc_ = (ctx)->driver->call;                                                                       \
+    if (rc_ != 0) return Fail(TMC_ERROR_CUDA, std::string(#call) + ": " + tmc::runtime::CudaErrorString(*(ctx)->driver, rc_)); \
+  } while (0)
+
+extern "C" {
+
+const char* tmc_last_error(void) { return g_last_error.c_str(); }
+
+const char* tmc_status_name(tmc_status s) {
+  switch (s) {
+    case TMC_SUCCESS: return "success";
+    case TMC_ERROR_NO_DRIVER: return "no CUDA driver found";
+    case TMC_ERROR_NO_DEVICE: return "no such device";
+    case TMC_ERROR_CUDA: return "CUDA error";
+    case TMC_ERROR_INVALID_ARGUMENT: return "invalid argument";
+    case TMC_ERROR_SIGNATURE: return "arguments do not match the kernel";
+    case TMC_ERROR_NOT_FOUND: return "not found";
+    case TMC_ERROR_METADATA: return "invalid kernel metadata";
+  }
+  return "unknown status";
+}
+
+tmc_status tmc_init(int device, tmc_context** out) {
+  if (!out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_init: null output");
+  std::string error;
+  const tmc::runtime::CudaDriver* d = tmc::runtime::LoadCudaDriver(&error);
+  if (!d) return Fail(TMC_ERROR_NO_DRIVER, error);
+  int count = 0;
+  if (d->cuDeviceGetCount(&count) != 0 || device < 0 || device >= count)
+    return Fail(TMC_ERROR_NO_DEVICE, "no CUDA device " + std::to_string(device) + " (" + std::to_string(count) + " found)");
+  auto ctx = std::make_unique<tmc_context>();
+  ctx->driver = d;
+  int dev = 0;
+  TMC_CU(ctx, cuDeviceGet(&dev, device));
+  ctx->device = dev;
+  TMC_CU(ctx, cuDevicePrimaryCtxRetain(&ctx->cu_context, dev));
+  TMC_CU(ctx, cuCtxSetCurrent(ctx->cu_context));
+  *out = ctx.release();
+  return TMC_SUCCESS;
+}
+
+void tmc_shutdown(tmc_context* ctx) {
+  if (!ctx) return;
+  ctx->driver->cuDevicePrimaryCtxRelease(ctx->device);
+  delete ctx;
+}
+
+tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_size, const char* metadata_json,
+                           tmc_module** out) {
+  if (!ctx || !image || image_size == 0 || !metadata_json || !out)
+    return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_module_load: null or empty input");
+  std::vector<tmc::runtime::KernelSignature> sigs;
+  std::string error;
+  if (!tmc::runtime::ParseKernelMetadata(metadata_json, &sigs, &error))
+    return Fail(TMC_ERROR_METADATA, "kernel metadata: " + error);
+  // PTX must be NUL-terminated for the driver; cubins are used as they are.
+  std::string copy(static_cast<const char*>(image), image_size);
+  auto m = std::make_unique<tmc_module>();
+  m->ctx = ctx;
+  TMC_CU(ctx, cuModuleLoadData(&m->cu_module, copy.c_str()));
+  for (auto& sig : sigs) {
+    auto k = std::make_unique<tmc_kernel>();
+    k->module = m.get();
+    TMC_CU(ctx, cuModuleGetFunction(&k->function, m->cu_module, sig.name.c_str()));
+    k->signature = std::move(sig);
+    m->kernels[k->signature.name] = std::move(k);
+  }
+  *out = m.release();
+  return TMC_SUCCESS;
+}
+
+void tmc_module_unload(tmc_module* m) {
+  if (!m) return;
+  m->ctx->driver->cuModuleUnload(m->cu_module);
+  delete m;
+}
+
+tmc_status tmc_module_get_kernel(tmc_module* m, const char* name, tmc_kernel** out) {
+  if (!m || !name || !out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_module_get_kernel: null input");
+  auto it = m->kernels.find(name);
+  if (it == m->kernels.end()) return Fail(TMC_ERROR_NOT_FOUND, std::string("no kernel '") + name + "' in the module");
+  *out = it->second.get();
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_launch(tmc_kernel* k, const tmc_arg* args, int num_args, tmc_stream* stream) {
+  if (!k) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_launch: null kernel");
+  tmc::runtime::CheckedLaunch launch;
+  std::string error;
+  if (!tmc::runtime::CheckArguments(k->signature, args, num_args, &launch, &error))
+    return Fail(TMC_ERROR_SIGNATURE, "kernel '" + k->signature.name + "': " + error);
+  // Parameter storage: one 8-byte slot per parameter, in signature order.
+  std::vector<uint64_t> storage(k->signature.params.size());
+  std::vector<void*> params(k->signature.params.size());
+  int written = 0;
+  for (size_t i = 0; i < k->signature.params.size(); ++i) {
+    const tmc::runtime::ParamInfo& p = k->signature.params[i];
+    uint64_t& slot = storage[i];
+    if (p.kind == tmc::runtime::ParamInfo::Kind::Shape) {
+      int32_t v = static_cast<int32_t>(launch.symbols.at(p.name));
+      std::memcpy(&slot, &v, sizeof v);
+    } else {
+      const tmc_arg& a = args[written++];
+      if (p.kind == tmc::runtime::ParamInfo::Kind::Tensor) {
+        slot = a.tensor.data;
+      } else if (p.dtype == TMC_F32) {
+        float f = static_cast<float>(a.value.f);
+        std::memcpy(&slot, &f, sizeof f);
+      } else if (p.dtype == TMC_F64) {
+        std::memcpy(&slot, &a.value.f, sizeof(double));
+      } else {
+        std::memcpy(&slot, &a.value.i, tmc::runtime::DtypeBytes(p.dtype));  // little-endian
+      }
+    }
+    params[i] = &slot;
+  }
+  tmc_context* ctx = k->module->ctx;
+  const tmc::runtime::KernelSignature& sig = k->signature;
+  if (sig.dynamic_shared && !k->attribute_set) {
+    TMC_CU(ctx, cuFuncSetAttribute(k->function, kMaxDynamicSharedAttribute, static_cast<int>(sig.shared_bytes)));
+    k->attribute_set = true;
+  }
+  unsigned dynamic = sig.dynamic_shared ? static_cast<unsigned>(sig.shared_bytes) : 0;
+  TMC_CU(ctx, cuLaunchKernel(k->function, static_cast<unsigned>(launch.grid[0]), static_cast<unsigned>(launch.grid[1]),
+                             static_cast<unsigned>(launch.grid[2]), static_cast<unsigned>(launch.block[0]),
+                             static_cast<unsigned>(launch.block[1]), static_cast<unsigned>(launch.block[2]), dynamic,
+                             stream ? stream->cu_stream : nullptr, params.data(), nullptr));
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_malloc(tmc_context* ctx, size_t bytes, uint64_t* ptr) {
+  if (!ctx || !ptr) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_malloc: null input");
+  unsigned long long p = 0;
+  TMC_CU(ctx, cuMemAlloc(&p, bytes == 0 ? 1 : bytes));
+  *ptr = p;
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_free(tmc_context* ctx, uint64_t ptr) {
+  if (!ctx) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_free: null context");
+  TMC_CU(ctx, cuMemFree(ptr));
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_copy_to_device(tmc_context* ctx, uint64_t dst, const void* src, size_t bytes) {
+  if (!ctx || (!src && bytes)) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_copy_to_device: null input");
+  TMC_CU(ctx, cuMemcpyHtoD(dst, src, bytes));
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_copy_to_host(tmc_context* ctx, void* dst, uint64_t src, size_t bytes) {
+  if (!ctx || (!dst && bytes)) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_copy_to_host: null input");
+  TMC_CU(ctx, cuMemcpyDtoH(dst, src, bytes));
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_synchronize(tmc_context* ctx) {
+  if (!ctx) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_synchronize: null context");
+  TMC_CU(ctx, cuCtxSynchronize());
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_stream_create(tmc_context* ctx, tmc_stream** out) {
+  if (!ctx || !out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_stream_create: null input");
+  auto s = std::make_unique<tmc_stream>();
+  s->ctx = ctx;
+  TMC_CU(ctx, cuStreamCreate(&s->cu_stream, 0));
+  *out = s.release();
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_stream_synchronize(tmc_stream* s) {
+  if (!s) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_stream_synchronize: null stream");
+  TMC_CU(s->ctx, cuStreamSynchronize(s->cu_stream));
+  return TMC_SUCCESS;
+}
+
+void tmc_stream_destroy(tmc_stream* s) {
+  if (!s) return;
+  s->ctx->driver->cuStreamDestroy(s->cu_stream);
+  delete s;
+}
+
+tmc_status tmc_event_create(tmc_context* ctx, tmc_event** out) {
+  if (!ctx || !out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_event_create: null input");
+  auto e = std::make_unique<tmc_event>();
+  e->ctx = ctx;
+  TMC_CU(ctx, cuEventCreate(&e->cu_event, 0));
+  *out = e.release();
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_event_record(tmc_event* e, tmc_stream* s) {
+  if (!e) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_event_record: null event");
+  TMC_CU(e->ctx, cuEventRecord(e->cu_event, s ? s->cu_stream : nullptr));
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_event_elapsed_ms(tmc_event* start, tmc_event* end, float* ms) {
+  if (!start || !end || !ms) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_event_elapsed_ms: null input");
+  TMC_CU(start->ctx, cuEventSynchronize(end->cu_event));
+  TMC_CU(start->ctx, cuEventElapsedTime(ms, start->cu_event, end->cu_event));
+  return TMC_SUCCESS;
+}
+
+void tmc_event_destroy(tmc_event* e) {
+  if (!e) return;
+  e->ctx->driver->cuEventDestroy(e->cu_event);
+  delete e;
+}
+
+}  // extern "C"

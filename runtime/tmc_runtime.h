@@ -1,0 +1,100 @@
+/* tmc host runtime: load compiled kernels (PTX or cubin plus their
+ * metadata), check arguments against each kernel's signature, launch them.
+ * A C API (usable from any language) with no dependency on the compiler or
+ * LLVM. The CUDA driver is loaded at run time: on a machine without one,
+ * tmc_init reports TMC_ERROR_NO_DRIVER ("no CUDA driver found").
+ * docs/runtime.md has an example host program. */
+#ifndef TMC_RUNTIME_H
+#define TMC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  TMC_SUCCESS = 0,
+  TMC_ERROR_NO_DRIVER,         /* libcuda.so.1 could not be loaded */
+  TMC_ERROR_NO_DEVICE,         /* the driver reports no such GPU */
+  TMC_ERROR_CUDA,              /* a driver call failed; see tmc_last_error() */
+  TMC_ERROR_INVALID_ARGUMENT,  /* null pointers, bad sizes */
+  TMC_ERROR_SIGNATURE,         /* arguments do not match the kernel's signature */
+  TMC_ERROR_NOT_FOUND,         /* no kernel of that name in the module */
+  TMC_ERROR_METADATA           /* the kernel metadata could not be parsed */
+} tmc_status;
+
+/* Element types, in the order of the language's scalar types. */
+typedef enum {
+  TMC_BOOL, TMC_I8, TMC_I16, TMC_I32, TMC_I64, TMC_U8, TMC_U16, TMC_U32, TMC_U64,
+  TMC_F16, TMC_BF16, TMC_F32, TMC_F64
+} tmc_dtype;
+
+#define TMC_MAX_RANK 8
+
+/* A tensor argument: device memory and its logical shape. */
+typedef struct {
+  uint64_t data; /* device address (tmc_malloc) */
+  tmc_dtype dtype;
+  int rank;
+  int64_t shape[TMC_MAX_RANK];
+} tmc_tensor;
+
+/* One kernel argument, in the order of the kernel's parameters as written
+ * (shape symbols are not passed: they are taken from the tensors). */
+typedef struct {
+  int is_tensor;
+  tmc_tensor tensor;   /* if is_tensor */
+  tmc_dtype dtype;     /* if a scalar */
+  union {
+    int64_t i;
+    double f;
+  } value;
+} tmc_arg;
+
+typedef struct tmc_context tmc_context;
+typedef struct tmc_module tmc_module;
+typedef struct tmc_kernel tmc_kernel;
+typedef struct tmc_stream tmc_stream;
+typedef struct tmc_event tmc_event;
+
+/* A readable description of the last failure on this thread. */
+const char* tmc_last_error(void);
+const char* tmc_status_name(tmc_status status);
+
+tmc_status tmc_init(int device, tmc_context** ctx);
+void tmc_shutdown(tmc_context* ctx);
+
+/* `image`: PTX text (NUL-terminated) or a cubin; `metadata_json`: the
+ * output of `tmc --emit=meta` for the same module. */
+tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_size,
+                           const char* metadata_json, tmc_module** module);
+void tmc_module_unload(tmc_module* module);
+tmc_status tmc_module_get_kernel(tmc_module* module, const char* name, tmc_kernel** kernel);
+
+/* Checks the arguments (dtypes, ranks, consistent shape symbols, fixed
+ * dimensions), computes the grid from the kernel's launch formulas, sets
+ * the dynamic shared-memory attribute when needed, and launches. Nothing
+ * is launched when the check fails. */
+tmc_status tmc_launch(tmc_kernel* kernel, const tmc_arg* args, int num_args, tmc_stream* stream);
+
+tmc_status tmc_malloc(tmc_context* ctx, size_t bytes, uint64_t* ptr);
+tmc_status tmc_free(tmc_context* ctx, uint64_t ptr);
+tmc_status tmc_copy_to_device(tmc_context* ctx, uint64_t dst, const void* src, size_t bytes);
+tmc_status tmc_copy_to_host(tmc_context* ctx, void* dst, uint64_t src, size_t bytes);
+tmc_status tmc_synchronize(tmc_context* ctx);
+
+tmc_status tmc_stream_create(tmc_context* ctx, tmc_stream** stream);
+tmc_status tmc_stream_synchronize(tmc_stream* stream);
+void tmc_stream_destroy(tmc_stream* stream);
+tmc_status tmc_event_create(tmc_context* ctx, tmc_event** event);
+tmc_status tmc_event_record(tmc_event* event, tmc_stream* stream);
+tmc_status tmc_event_elapsed_ms(tmc_event* start, tmc_event* end, float* ms);
+void tmc_event_destroy(tmc_event* event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TMC_RUNTIME_H */

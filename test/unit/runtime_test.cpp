@@ -1,0 +1,185 @@
+// The host runtime without a GPU: metadata, argument checks, launch
+// formulas, and the no-driver path.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "runtime/kernel_signature.h"
+#include "runtime/tmc_runtime.h"
+
+namespace tmc::runtime {
+namespace {
+
+// What `tmc examples/matmul_simt.tm --emit=meta` writes.
+constexpr const char* kMatmulMeta = R"json({
+  "module": "examples/matmul_simt.tm",
+  "arch": "sm_80",
+  "kernels": [
+    {
+      "name": "matmul_simt",
+      "implements": "matmul",
+      "params": [
+        {"name": "A", "kind": "tensor", "dtype": "f32", "shape": ["M", "K"], "layout": "row_major"},
+        {"name": "B", "kind": "tensor", "dtype": "f32", "shape": ["K", "N"], "layout": "row_major"},
+        {"name": "C", "kind": "tensor", "dtype": "f32", "shape": ["M", "N"], "layout": "row_major"},
+        {"name": "alpha", "kind": "scalar", "dtype": "f32"},
+        {"name": "M", "kind": "shape", "dtype": "i32"},
+        {"name": "K", "kind": "shape", "dtype": "i32"},
+        {"name": "N", "kind": "shape", "dtype": "i32"}
+      ],
+      "grid": ["((N + 63) / 64)", "((M + 63) / 64)"],
+      "block": [256],
+      "shared_bytes": 4096,
+      "dynamic_shared": false,
+      "compile_time": {"BM": 64, "BN": 64, "BK": 8}
+    },
+    {
+      "name": "fixed",
+      "implements": null,
+      "params": [
+        {"name": "X", "kind": "tensor", "dtype": "f16", "shape": ["R", "4"], "layout": "row_major"},
+        {"name": "Y", "kind": "tensor", "dtype": "f16", "shape": ["(2 * R)"], "layout": "row_major"},
+        {"name": "R", "kind": "shape", "dtype": "i32"}
+      ],
+      "grid": ["R"],
+      "block": [32, 2],
+      "shared_bytes": 65536,
+      "dynamic_shared": true,
+      "compile_time": {}
+    }
+  ]
+})json";
+
+tmc_arg Tensor(tmc_dtype dtype, std::vector<int64_t> shape, uint64_t data = 256) {
+  tmc_arg a{};
+  a.is_tensor = 1;
+  a.tensor.data = data;
+  a.tensor.dtype = dtype;
+  a.tensor.rank = static_cast<int>(shape.size());
+  for (size_t i = 0; i < shape.size(); ++i) a.tensor.shape[i] = shape[i];
+  return a;
+}
+
+tmc_arg Scalar(tmc_dtype dtype, double v) {
+  tmc_arg a{};
+  a.dtype = dtype;
+  a.value.f = v;
+  return a;
+}
+
+class RuntimeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string error;
+    ASSERT_TRUE(ParseKernelMetadata(kMatmulMeta, &kernels, &error)) << error;
+    ASSERT_EQ(kernels.size(), 2u);
+  }
+  std::vector<KernelSignature> kernels;
+};
+
+TEST_F(RuntimeTest, ParsesMetadata) {
+  const KernelSignature& k = kernels[0];
+  EXPECT_EQ(k.name, "matmul_simt");
+  EXPECT_EQ(k.implements, "matmul");
+  ASSERT_EQ(k.params.size(), 7u);
+  EXPECT_EQ(k.params[1].shape, (std::vector<std::string>{"K", "N"}));
+  EXPECT_EQ(k.params[4].kind, ParamInfo::Kind::Shape);
+  EXPECT_EQ(k.block, (std::vector<int64_t>{256}));
+  EXPECT_TRUE(kernels[1].dynamic_shared);
+  EXPECT_EQ(kernels[1].shared_bytes, 65536);
+}
+
+TEST_F(RuntimeTest, BindsShapesAndComputesTheGrid) {
+  std::vector<tmc_arg> args = {Tensor(TMC_F32, {100, 70}), Tensor(TMC_F32, {70, 130}), Tensor(TMC_F32, {100, 130}),
+                               Scalar(TMC_F32, 1.5)};
+  CheckedLaunch launch;
+  std::string error;
+  ASSERT_TRUE(CheckArguments(kernels[0], args.data(), 4, &launch, &error)) << error;
+  EXPECT_EQ(launch.symbols.at("M"), 100);
+  EXPECT_EQ(launch.symbols.at("K"), 70);
+  EXPECT_EQ(launch.symbols.at("N"), 130);
+  EXPECT_EQ(launch.grid[0], 3);
+  EXPECT_EQ(launch.grid[1], 2);
+  EXPECT_EQ(launch.block[0], 256);
+}
+
+TEST_F(RuntimeTest, RejectsMismatchesBeforeLaunching) {
+  CheckedLaunch launch;
+  std::string error;
+  std::vector<tmc_arg> args = {Tensor(TMC_F32, {100, 70}), Tensor(TMC_F32, {64, 130}), Tensor(TMC_F32, {100, 130}),
+                               Scalar(TMC_F32, 1.0)};
+  EXPECT_FALSE(CheckArguments(kernels[0], args.data(), 4, &launch, &error));
+  EXPECT_EQ(error, "argument 2 ('B'): dimension 0 is 64 but K = 70 from argument 1 ('A')");
+
+  args[1] = Tensor(TMC_F16, {70, 130});
+  EXPECT_FALSE(CheckArguments(kernels[0], args.data(), 4, &launch, &error));
+  EXPECT_EQ(error, "argument 2 ('B') has dtype f16 but the kernel expects f32");
+
+  args[1] = Tensor(TMC_F32, {70});
+  EXPECT_FALSE(CheckArguments(kernels[0], args.data(), 4, &launch, &error));
+  EXPECT_EQ(error, "argument 2 ('B') has rank 1 but the kernel expects 2");
+
+  args[1] = Tensor(TMC_F32, {70, 130}, 260);
+  EXPECT_FALSE(CheckArguments(kernels[0], args.data(), 4, &launch, &error));
+  EXPECT_EQ(error, "argument 2 ('B') is not 16-byte aligned");
+
+  args[1] = Scalar(TMC_F32, 2.0);
+  EXPECT_FALSE(CheckArguments(kernels[0], args.data(), 4, &launch, &error));
+  EXPECT_EQ(error, "argument 2 ('B') must be a tensor, not a scalar");
+
+  EXPECT_FALSE(CheckArguments(kernels[0], args.data(), 3, &launch, &error));
+  EXPECT_EQ(error, "kernel 'matmul_simt' takes 4 arguments, 3 given");
+}
+
+TEST_F(RuntimeTest, ChecksFixedAndDerivedDimensions) {
+  CheckedLaunch launch;
+  std::string error;
+  std::vector<tmc_arg> args = {Tensor(TMC_F16, {5, 4}), Tensor(TMC_F16, {10})};
+  ASSERT_TRUE(CheckArguments(kernels[1], args.data(), 2, &launch, &error)) << error;
+  EXPECT_EQ(launch.grid[0], 5);
+  EXPECT_EQ(launch.block[1], 2);
+  args[0] = Tensor(TMC_F16, {5, 3});
+  EXPECT_FALSE(CheckArguments(kernels[1], args.data(), 2, &launch, &error));
+  EXPECT_EQ(error, "argument 1 ('X'): dimension 1 is 3 but the kernel requires 4 = 4");
+  args[0] = Tensor(TMC_F16, {5, 4});
+  args[1] = Tensor(TMC_F16, {11});
+  EXPECT_FALSE(CheckArguments(kernels[1], args.data(), 2, &launch, &error));
+  EXPECT_EQ(error, "argument 2 ('Y'): dimension 0 is 11 but the kernel requires (2 * R) = 10");
+}
+
+TEST(RuntimeFormula, Evaluates) {
+  std::string error;
+  EXPECT_EQ(EvalFormula("((N + 63) / 64)", {{"N", 65}}, &error), 2);
+  EXPECT_EQ(EvalFormula("i64(M) * 2i64 - -1", {{"M", 4}}, &error), 9);
+  EXPECT_FALSE(EvalFormula("N / 0", {{"N", 1}}, &error));
+  EXPECT_EQ(error, "in formula 'N / 0': division by zero");
+  EXPECT_FALSE(EvalFormula("(N + 1", {{"N", 1}}, &error));
+  EXPECT_FALSE(EvalFormula("Q", {}, &error));
+  EXPECT_EQ(error, "in formula 'Q': unknown name 'Q'");
+}
+
+TEST(RuntimeMetadata, RejectsMalformedInput) {
+  std::vector<KernelSignature> k;
+  std::string error;
+  EXPECT_FALSE(ParseKernelMetadata("{\"kernels\": [", &k, &error));
+  EXPECT_FALSE(ParseKernelMetadata("{}", &k, &error));
+  EXPECT_EQ(error, "no \"kernels\" array");
+  EXPECT_FALSE(ParseKernelMetadata("{\"kernels\": [{\"name\": \"k\", \"params\": [{\"name\": \"x\", \"kind\": \"tensor\", "
+                                   "\"dtype\": \"f8\"}]}]}",
+                                   &k, &error));
+  EXPECT_EQ(error, "malformed parameter of kernel 'k'");
+}
+
+// Without a CUDA driver, the runtime says so and does not crash.
+TEST(RuntimeDriver, ReportsAMissingDriver) {
+  setenv("TMC_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+  tmc_context* ctx = nullptr;
+  EXPECT_EQ(tmc_init(0, &ctx), TMC_ERROR_NO_DRIVER);
+  EXPECT_EQ(ctx, nullptr);
+  EXPECT_NE(std::string(tmc_last_error()).find("no CUDA driver found"), std::string::npos) << tmc_last_error();
+  EXPECT_STREQ(tmc_status_name(TMC_ERROR_NO_DRIVER), "no CUDA driver found");
+  EXPECT_EQ(tmc_launch(nullptr, nullptr, 0, nullptr), TMC_ERROR_INVALID_ARGUMENT);
+}
+
+}  // namespace
+}  // namespace tmc::runtime
