@@ -13,6 +13,7 @@
 
 #include <map>
 
+#include "runtime/cpu/cpu_abi.h"
 #include "support/check.h"
 
 namespace tmc::codegen {
@@ -26,7 +27,9 @@ constexpr int64_t kStaticSharedLimit = 48 * 1024;
 
 class Emitter {
  public:
-  Emitter(llvm::Module& mod) : mod_(mod), ctx_(mod.getContext()), b_(ctx_) {}
+  Emitter(llvm::Module& mod, const LlvmEmitOptions& o)
+      : mod_(mod), ctx_(mod.getContext()), b_(ctx_), o_(o), global_as_(o.host ? 0 : kGlobalAS),
+        shared_as_(o.host ? 0 : kSharedAS) {}
 
   llvm::Type* Ty(ScalarKind k) {
     switch (k) {
@@ -48,14 +51,17 @@ class Emitter {
   void Declare(const Function& fn) {
     std::vector<llvm::Type*> params;
     for (const Param& p : fn.params)
-      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(kGlobalAS)) : Ty(p.var->type));
+      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(global_as_)) : Ty(p.var->type));
+    // On the host every function also receives its thread's context.
+    if (o_.host) params.push_back(b_.getPtrTy());
     llvm::Type* ret = fn.result ? Ty(*fn.result) : b_.getVoidTy();
     auto* type = llvm::FunctionType::get(ret, params, false);
     bool kernel = fn.kind == Function::Kind::Kernel;
-    auto* f = llvm::Function::Create(type, kernel ? llvm::GlobalValue::ExternalLinkage
-                                                  : llvm::GlobalValue::InternalLinkage,
-                                     fn.name, mod_);
-    if (kernel) {
+    auto* f = llvm::Function::Create(type, kernel && !o_.host ? llvm::GlobalValue::ExternalLinkage
+                                                              : llvm::GlobalValue::InternalLinkage,
+                                     o_.host && kernel ? fn.name + ".body" : fn.name, mod_);
+    if (kernel && o_.host) HostEntry(fn, f);
+    if (kernel && !o_.host) {
       f->setCallingConv(llvm::CallingConv::PTX_Kernel);
       // The block size is known: tell the register allocator.
       llvm::NamedMDNode* ann = mod_.getOrInsertNamedMetadata("nvvm.annotations");
@@ -79,6 +85,38 @@ class Emitter {
     functions_[&fn] = f;
   }
 
+  // The host entry point `void name(tmc_cpu_thread*, const uint64_t* args)`:
+  // unpacks the 8-byte argument slots and calls the kernel body.
+  void HostEntry(const Function& fn, llvm::Function* body) {
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), {b_.getPtrTy(), b_.getPtrTy()}, false);
+    auto* f = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, fn.name, mod_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", f));
+    std::vector<llvm::Value*> args;
+    for (size_t i = 0; i < fn.params.size(); ++i) {
+      llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), f->getArg(1), i);
+      const Param& p = fn.params[i];
+      args.push_back(b_.CreateLoad(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy()) : Ty(p.var->type), slot));
+    }
+    args.push_back(f->getArg(0));
+    b_.CreateCall(body, args);
+    b_.CreateRetVoid();
+  }
+
+  llvm::Value* ThreadField(int offset, int index) {
+    llvm::Value* p = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), thread_, static_cast<uint64_t>(offset + 4 * index));
+    return b_.CreateLoad(b_.getInt32Ty(), p);
+  }
+
+  llvm::FunctionCallee Runtime(const char* name, llvm::Type* ret, std::vector<llvm::Type*> params) {
+    return mod_.getOrInsertFunction(name, llvm::FunctionType::get(ret, params, false));
+  }
+
+  int32_t Site() {
+    if (!o_.sites) return 0;
+    o_.sites->push_back(cur_loc_);
+    return static_cast<int32_t>(o_.sites->size() - 1);
+  }
+
   void Define(const Function& fn) {
     fn_ = &fn;
     f_ = functions_.at(&fn);
@@ -91,7 +129,16 @@ class Emitter {
       if (p.buffer) buffers_[p.buffer.get()] = f_->getArg(static_cast<unsigned>(i));
       else vars_[p.var.get()] = f_->getArg(static_cast<unsigned>(i));
     }
-    if (fn.shared_bytes > 0) shared_ = SharedArray(fn);
+    thread_ = o_.host ? f_->getArg(static_cast<unsigned>(fn.params.size())) : nullptr;
+    extents_.clear();
+    if (o_.host && o_.check_accesses)
+      for (const Param& p : fn.params)
+        if (p.buffer) extents_[p.buffer.get()] = Extent(*p.buffer);
+    if (fn.shared_bytes > 0) {
+      shared_ = o_.host ? static_cast<llvm::Value*>(b_.CreateLoad(
+                              b_.getPtrTy(), b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), thread_, TMC_CPU_OFF_SHARED)))
+                        : SharedArray(fn);
+    }
     Stmt(fn.body);
     if (!b_.GetInsertBlock()->getTerminator()) {
       if (fn.result) b_.CreateRet(llvm::UndefValue::get(Ty(*fn.result)));
@@ -100,6 +147,13 @@ class Emitter {
   }
 
  private:
+  // Number of elements of a buffer (for access checks).
+  llvm::Value* Extent(const Buffer& b) {
+    llvm::Value* n = b_.getInt64(1);
+    for (const Expr& d : b.shape) n = b_.CreateMul(n, b_.CreateSExt(Value(d), b_.getInt64Ty()));
+    return n;
+  }
+
   llvm::Value* SharedArray(const Function& fn) {
     bool dynamic = fn.shared_bytes > kStaticSharedLimit;
     std::string name = "__tmc_shared_" + fn.name;
@@ -128,6 +182,7 @@ class Emitter {
   // ---------------------------------------------------------------- stmts
   void Stmt(const ir::Stmt& s) {
     if (!s) return;
+    if (s->loc.IsValid()) cur_loc_ = s->loc;
     EnsureOpenBlock();
     switch (s->kind) {
       case StmtKind::Seq:
@@ -153,17 +208,18 @@ class Emitter {
         auto* st = s->as<Store>();
         llvm::Value* v = Value(st->value);
         if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
-        b_.CreateStore(v, Address(*st->buffer, st->indices));
+        b_.CreateStore(v, Address(*st->buffer, st->indices, /*is_write=*/true));
         return;
       }
       case StmtKind::Alloc: {
         auto* a = s->as<Alloc>();
         const Buffer& buf = *a->buffer;
+        int64_t n = 1;
+        for (const Expr& d : buf.shape) n *= AsConstInt(d).value_or(1);
+        extents_[&buf] = b_.getInt64(static_cast<uint64_t>(n));
         if (buf.scope == MemScope::Shared) {
           buffers_[&buf] = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), shared_, static_cast<uint64_t>(buf.shared_offset), buf.name);
         } else {
-          int64_t n = 1;
-          for (const Expr& d : buf.shape) n *= AsConstInt(d).value_or(1);
           buffers_[&buf] = EntryAlloca(llvm::ArrayType::get(MemTy(buf.elem), static_cast<uint64_t>(n)), buf.name);
         }
         return;
@@ -249,22 +305,45 @@ class Emitter {
         return;
       }
       case StmtKind::Barrier:
-        b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::nvvm_barrier0));
+        if (o_.host) {
+          b_.CreateCall(Runtime("tmc_cpu_sync", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty()}),
+                        {thread_, b_.getInt32(static_cast<uint32_t>(Site()))});
+        } else {
+          b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::nvvm_barrier0));
+        }
         return;
       case StmtKind::Evaluate: Value(s->as<Evaluate>()->value); return;
       case StmtKind::ForMapping: TMC_CHECK(false, "task-mapping loop reached code generation");
     }
   }
 
-  llvm::Value* Address(const Buffer& buf, const std::vector<Expr>& idx) {
+  llvm::Value* Address(const Buffer& buf, const std::vector<Expr>& idx, bool is_write = false) {
     TMC_CHECK(idx.size() == 1, "unflattened access to " + buf.name);
     llvm::Value* base = buffers_.at(&buf);
     llvm::Value* i = Value(idx[0]);
+    llvm::Value* addr;
     if (buf.scope == MemScope::Register) {
       auto* alloca = llvm::cast<llvm::AllocaInst>(base);
-      return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.CreateSExtOrTrunc(i, b_.getInt32Ty())});
+      // Not inbounds: with checks on, the index may be out of range.
+      addr = b_.CreateGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.CreateSExtOrTrunc(i, b_.getInt32Ty())});
+    } else {
+      addr = b_.CreateGEP(MemTy(buf.elem), base, i);
     }
-    return b_.CreateInBoundsGEP(MemTy(buf.elem), base, i);
+    if (!o_.host || !o_.check_accesses) return addr;
+    int32_t id = BufferId(buf);
+    auto fn = Runtime("tmc_cpu_access", b_.getPtrTy(),
+                      {b_.getPtrTy(), b_.getPtrTy(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt32Ty(), b_.getInt32Ty(),
+                       b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()});
+    return b_.CreateCall(fn, {thread_, addr, b_.CreateSExt(i, b_.getInt64Ty()), extents_.at(&buf),
+                              b_.getInt32(static_cast<uint32_t>(ScalarBytes(buf.elem))), b_.getInt32(static_cast<uint32_t>(id)),
+                              b_.getInt32(is_write), b_.getInt32(buf.scope == MemScope::Shared),
+                              b_.getInt32(static_cast<uint32_t>(Site()))});
+  }
+
+  int32_t BufferId(const Buffer& b) {
+    if (!o_.buffer_names) return 0;
+    o_.buffer_names->push_back(b.name);
+    return static_cast<int32_t>(o_.buffer_names->size() - 1);
   }
 
   // ---------------------------------------------------------------- exprs
@@ -357,8 +436,52 @@ class Emitter {
 
   llvm::Value* Sreg(llvm::Intrinsic::ID id) { return b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, id)); }
 
+  // Thread and block indices: special registers on the GPU, fields of the
+  // thread context on the host.
+  llvm::Value* Index(Intrinsic i) {
+    int k = static_cast<int>(i) - static_cast<int>(Intrinsic::ThreadIdxX);
+    int which = k / 3, axis = k % 3;
+    if (o_.host) {
+      const int offsets[] = {TMC_CPU_OFF_TID, TMC_CPU_OFF_BID, TMC_CPU_OFF_BDIM, TMC_CPU_OFF_GDIM};
+      return ThreadField(offsets[which], axis);
+    }
+    namespace LI = llvm::Intrinsic;
+    static const LI::ID ids[4][3] = {
+        {LI::nvvm_read_ptx_sreg_tid_x, LI::nvvm_read_ptx_sreg_tid_y, LI::nvvm_read_ptx_sreg_tid_z},
+        {LI::nvvm_read_ptx_sreg_ctaid_x, LI::nvvm_read_ptx_sreg_ctaid_y, LI::nvvm_read_ptx_sreg_ctaid_z},
+        {LI::nvvm_read_ptx_sreg_ntid_x, LI::nvvm_read_ptx_sreg_ntid_y, LI::nvvm_read_ptx_sreg_ntid_z},
+        {LI::nvvm_read_ptx_sreg_nctaid_x, LI::nvvm_read_ptx_sreg_nctaid_y, LI::nvvm_read_ptx_sreg_nctaid_z}};
+    return Sreg(ids[which][axis]);
+  }
+
+  // Host math: LLVM intrinsics where LLVM has them, else libm.
+  llvm::Value* HostMath(const std::string& name, ScalarKind t, std::vector<llvm::Value*> args) {
+    bool narrow = t == ScalarKind::F16 || t == ScalarKind::BF16;
+    if (narrow)
+      for (llvm::Value*& a : args) a = b_.CreateFPExt(a, b_.getFloatTy());
+    llvm::Type* ct = narrow ? b_.getFloatTy() : Ty(t);
+    static const std::map<std::string, llvm::Intrinsic::ID> kIntrinsics = {
+        {"exp", llvm::Intrinsic::exp}, {"exp2", llvm::Intrinsic::exp2}, {"log", llvm::Intrinsic::log},
+        {"log2", llvm::Intrinsic::log2}, {"sqrt", llvm::Intrinsic::sqrt}, {"sin", llvm::Intrinsic::sin},
+        {"cos", llvm::Intrinsic::cos}, {"floor", llvm::Intrinsic::floor}, {"ceil", llvm::Intrinsic::ceil},
+        {"fabs", llvm::Intrinsic::fabs}, {"pow", llvm::Intrinsic::pow}, {"fma", llvm::Intrinsic::fma}};
+    llvm::Value* r;
+    if (auto it = kIntrinsics.find(name); it != kIntrinsics.end()) {
+      r = b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, it->second, {ct}), args);
+    } else if (name == "rsqrt") {
+      llvm::Value* sq = b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::sqrt, {ct}), args);
+      r = b_.CreateFDiv(llvm::ConstantFP::get(ct, 1.0), sq);
+    } else {
+      std::string fname = name + (ct->isFloatTy() ? "f" : "");  // tanhf, erff
+      std::vector<llvm::Type*> types(args.size(), ct);
+      r = b_.CreateCall(mod_.getOrInsertFunction(fname, llvm::FunctionType::get(ct, types, false)), args);
+    }
+    return narrow ? b_.CreateFPTrunc(r, Ty(t)) : r;
+  }
+
   // libdevice: __nv_<name>f for f32, __nv_<name> for f64; f16/bf16 compute in f32.
   llvm::Value* Libdevice(const std::string& name, ScalarKind t, std::vector<llvm::Value*> args) {
+    if (o_.host) return HostMath(name, t, std::move(args));
     bool narrow = t == ScalarKind::F16 || t == ScalarKind::BF16;
     ScalarKind ct = narrow ? ScalarKind::F32 : t;
     if (narrow)
@@ -374,18 +497,11 @@ class Emitter {
     using I = Intrinsic;
     namespace LI = llvm::Intrinsic;
     switch (c->intrinsic) {
-      case I::ThreadIdxX: return Sreg(LI::nvvm_read_ptx_sreg_tid_x);
-      case I::ThreadIdxY: return Sreg(LI::nvvm_read_ptx_sreg_tid_y);
-      case I::ThreadIdxZ: return Sreg(LI::nvvm_read_ptx_sreg_tid_z);
-      case I::BlockIdxX: return Sreg(LI::nvvm_read_ptx_sreg_ctaid_x);
-      case I::BlockIdxY: return Sreg(LI::nvvm_read_ptx_sreg_ctaid_y);
-      case I::BlockIdxZ: return Sreg(LI::nvvm_read_ptx_sreg_ctaid_z);
-      case I::BlockDimX: return Sreg(LI::nvvm_read_ptx_sreg_ntid_x);
-      case I::BlockDimY: return Sreg(LI::nvvm_read_ptx_sreg_ntid_y);
-      case I::BlockDimZ: return Sreg(LI::nvvm_read_ptx_sreg_ntid_z);
-      case I::GridDimX: return Sreg(LI::nvvm_read_ptx_sreg_nctaid_x);
-      case I::GridDimY: return Sreg(LI::nvvm_read_ptx_sreg_nctaid_y);
-      case I::GridDimZ: return Sreg(LI::nvvm_read_ptx_sreg_nctaid_z);
+      case I::ThreadIdxX: case I::ThreadIdxY: case I::ThreadIdxZ:
+      case I::BlockIdxX: case I::BlockIdxY: case I::BlockIdxZ:
+      case I::BlockDimX: case I::BlockDimY: case I::BlockDimZ:
+      case I::GridDimX: case I::GridDimY: case I::GridDimZ:
+        return Index(c->intrinsic);
       default: break;
     }
     std::vector<llvm::Value*> args;
@@ -400,7 +516,7 @@ class Emitter {
       case I::Sqrt:
         // llvm.sqrt becomes IEEE sqrt.rn, as nvcc's default -prec-sqrt=true
         // gives; libdevice's __nv_sqrtf would pick the approximate one.
-        if (t == ScalarKind::F32 || t == ScalarKind::F64)
+        if ((t == ScalarKind::F32 || t == ScalarKind::F64) && !o_.host)
           return b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0]);
         return Libdevice("sqrt", t, args);
       case I::Rsqrt: return Libdevice("rsqrt", t, args);
@@ -418,7 +534,7 @@ class Emitter {
         return b_.CreateFDiv(one, b_.CreateFAdd(one, e));
       }
       case I::Abs:
-        if (IsFloat(t)) return Libdevice("fabs", t, args);
+        if (IsFloat(t)) return Libdevice("fabs", t, args);  // host: llvm.fabs
         return b_.CreateBinaryIntrinsic(LI::abs, args[0], b_.getFalse());
       case I::ShflXor:
       case I::ShflDown:
@@ -435,6 +551,11 @@ class Emitter {
         auto* dst = c->args[0]->as<Load>();
         auto* src = c->args[1]->as<Load>();
         int64_t bytes = *AsConstInt(c->args[2]);
+        if (o_.host) {  // the copy completes at once, which any wait allows
+          b_.CreateMemCpy(Address(*dst->buffer, dst->indices, true), llvm::MaybeAlign(bytes),
+                          Address(*src->buffer, src->indices), llvm::MaybeAlign(bytes), static_cast<uint64_t>(bytes));
+          return b_.getInt32(0);
+        }
         LI::ID id = bytes == 16 ? LI::nvvm_cp_async_cg_shared_global_16
                     : bytes == 8 ? LI::nvvm_cp_async_ca_shared_global_8
                                  : LI::nvvm_cp_async_ca_shared_global_4;
@@ -443,9 +564,11 @@ class Emitter {
         return b_.getInt32(0);
       }
       case I::CpAsyncCommit:
+        if (o_.host) return b_.getInt32(0);
         b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, LI::nvvm_cp_async_commit_group));
         return b_.getInt32(0);
       case I::CpAsyncWait:
+        if (o_.host) return b_.getInt32(0);
         b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, LI::nvvm_cp_async_wait_group),
                       {b_.getInt32(static_cast<uint32_t>(*AsConstInt(c->args[0])))});
         return b_.getInt32(0);
@@ -460,6 +583,7 @@ class Emitter {
             call_args.push_back(args[i]);
           }
         }
+        if (o_.host) call_args.push_back(thread_);
         return b_.CreateCall(f, call_args);
       }
       default: break;
@@ -485,6 +609,13 @@ class Emitter {
   // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: D = A * B + C.
   llvm::Value* Mma(const Call& c) {
     const Buffer &d = *c.buffers[0], &a = *c.buffers[1], &b = *c.buffers[2], &acc = *c.buffers[3];
+    if (o_.host) {
+      llvm::Type* p = b_.getPtrTy();
+      b_.CreateCall(Runtime("tmc_cpu_mma_m16n8k16", b_.getVoidTy(), {p, p, p, p, p, b_.getInt32Ty()}),
+                    {thread_, RegisterSlot(d, 0), RegisterSlot(a, 0), RegisterSlot(b, 0), RegisterSlot(acc, 0),
+                     b_.getInt32(static_cast<uint32_t>(Site()))});
+      return b_.getInt32(0);
+    }
     std::vector<llvm::Value*> args;
     for (int64_t k = 0; k < 8; k += 2) args.push_back(HalfPair(a, k));
     for (int64_t k = 0; k < 4; k += 2) args.push_back(HalfPair(b, k));
@@ -501,6 +632,12 @@ class Emitter {
     const Buffer& a = *c.buffers[0];
     auto* row = c.args[0]->as<Load>();
     llvm::Value* addr = Address(*row->buffer, row->indices);
+    if (o_.host) {
+      llvm::Type* p = b_.getPtrTy();
+      b_.CreateCall(Runtime("tmc_cpu_ldmatrix_x4", b_.getVoidTy(), {p, p, p, b_.getInt32Ty()}),
+                    {thread_, RegisterSlot(a, 0), addr, b_.getInt32(static_cast<uint32_t>(Site()))});
+      return b_.getInt32(0);
+    }
     llvm::Function* f = llvm::Intrinsic::getDeclaration(
         &mod_, llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16, {addr->getType()});
     llvm::Value* r = b_.CreateCall(f, {addr});
@@ -521,9 +658,14 @@ class Emitter {
                 : which == Intrinsic::ShflDown ? LI::nvvm_shfl_sync_down_i32
                 : which == Intrinsic::ShflUp   ? LI::nvvm_shfl_sync_up_i32
                                                : LI::nvvm_shfl_sync_idx_i32;
-    llvm::Function* f = llvm::Intrinsic::getDeclaration(&mod_, id);
-    auto shfl32 = [&](llvm::Value* x) {
-      return b_.CreateCall(f, {b_.getInt32(0xffffffffu), x, lane, b_.getInt32(clamp)});
+    int32_t kind = which == Intrinsic::ShflXor ? 0 : which == Intrinsic::ShflDown ? 1 : which == Intrinsic::ShflUp ? 2 : 3;
+    int32_t site = o_.host ? Site() : 0;
+    auto shfl32 = [&](llvm::Value* x) -> llvm::Value* {
+      if (o_.host)
+        return b_.CreateCall(Runtime("tmc_cpu_shfl32", b_.getInt32Ty(),
+                                     {b_.getPtrTy(), b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()}),
+                             {thread_, b_.getInt32(static_cast<uint32_t>(kind)), x, lane, b_.getInt32(static_cast<uint32_t>(site))});
+      return b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, id), {b_.getInt32(0xffffffffu), x, lane, b_.getInt32(clamp)});
     };
     if (ScalarBits(t) == 32) return b_.CreateBitCast(shfl32(b_.CreateBitCast(v, b_.getInt32Ty())), Ty(t));
     // 64-bit values move as two halves.
@@ -566,6 +708,11 @@ class Emitter {
   llvm::Module& mod_;
   llvm::LLVMContext& ctx_;
   llvm::IRBuilder<> b_;
+  const LlvmEmitOptions& o_;
+  unsigned global_as_, shared_as_;
+  llvm::Value* thread_ = nullptr;
+  SourceRange cur_loc_;
+  std::map<const Buffer*, llvm::Value*> extents_;
   const Function* fn_ = nullptr;
   llvm::Function* f_ = nullptr;
   llvm::BasicBlock* entry_ = nullptr;
@@ -579,10 +726,10 @@ class Emitter {
 
 }  // namespace
 
-std::unique_ptr<llvm::Module> EmitLlvm(const ir::Module& m, llvm::LLVMContext& ctx) {
+std::unique_ptr<llvm::Module> EmitLlvm(const ir::Module& m, llvm::LLVMContext& ctx, const LlvmEmitOptions& options) {
   auto mod = std::make_unique<llvm::Module>(m.name, ctx);
-  mod->setTargetTriple("nvptx64-nvidia-cuda");
-  Emitter e(*mod);
+  if (!options.host) mod->setTargetTriple("nvptx64-nvidia-cuda");
+  Emitter e(*mod, options);
   for (const auto& f : m.functions) e.Declare(*f);
   for (const auto& f : m.functions) e.Define(*f);
   std::string err;

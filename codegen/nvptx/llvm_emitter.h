@@ -5,16 +5,31 @@
 #include <llvm/IR/Module.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "ir/ir.h"
 
 namespace tmc::codegen {
 
-/// Translates every function of `m` into an LLVM module for
-/// nvptx64-nvidia-cuda: kernels get the ptx_kernel calling convention and a
-/// maxntid annotation from their block size; device functions are internal.
-/// Math built-ins call libdevice functions (__nv_expf, ...), which the
-/// backend links in.
-std::unique_ptr<llvm::Module> EmitLlvm(const ir::Module& m, llvm::LLVMContext& ctx);
+/// How to translate: for the GPU (nvptx64-nvidia-cuda) or for the CPU
+/// executor (host code following runtime/cpu/cpu_abi.h).
+struct LlvmEmitOptions {
+  bool host = false;
+  bool check_accesses = false;  // host: every access goes through tmc_cpu_access
+  /// Filled in: source range of each site id, name of each buffer id.
+  std::vector<SourceRange>* sites = nullptr;
+  std::vector<std::string>* buffer_names = nullptr;
+};
+
+/// Translates every function of `m` into an LLVM module. For the GPU:
+/// kernels get the ptx_kernel calling convention and a maxntid annotation
+/// from their block size; device functions are internal; math built-ins
+/// call libdevice functions (__nv_expf, ...), which the backend links in.
+/// For the host: each kernel becomes `void name(tmc_cpu_thread*, const
+/// uint64_t* args)`, and everything that involves other threads calls the
+/// executor (tmc_cpu_sync, tmc_cpu_shfl32, ...).
+std::unique_ptr<llvm::Module> EmitLlvm(const ir::Module& m, llvm::LLVMContext& ctx,
+                                       const LlvmEmitOptions& options = {});
 
 }  // namespace tmc::codegen

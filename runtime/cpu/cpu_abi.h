@@ -1,0 +1,59 @@
+/* The ABI between kernels compiled for the CPU executor (codegen/cpu/) and
+ * the executor (runtime/cpu/). Each simulated GPU thread runs the kernel
+ * with a pointer to its tmc_cpu_thread; the kernel reads its indices from
+ * it and calls the tmc_cpu_* functions for everything that involves other
+ * threads (barriers, shuffles, tensor cores) or the checking modes. */
+#ifndef TMC_CPU_ABI_H
+#define TMC_CPU_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tmc_cpu_thread {
+  int32_t tid[3];
+  int32_t bid[3];
+  int32_t bdim[3];
+  int32_t gdim[3];
+  char* shared;       /* this block's shared memory */
+  void* block;        /* the executor's block state (opaque) */
+  int32_t linear_tid; /* tid.x + bdim.x * (tid.y + bdim.y * tid.z) */
+  int32_t pad;
+} tmc_cpu_thread;
+
+/* Byte offsets of the fields, for the code generator. */
+enum {
+  TMC_CPU_OFF_TID = 0,
+  TMC_CPU_OFF_BID = 12,
+  TMC_CPU_OFF_BDIM = 24,
+  TMC_CPU_OFF_GDIM = 36,
+  TMC_CPU_OFF_SHARED = 48,
+  TMC_CPU_OFF_BLOCK = 56,
+};
+
+/* A compiled kernel: `args` holds one 8-byte slot per parameter, in the
+ * order of the kernel metadata (tensor data pointers, scalars in the low
+ * bytes, shape symbols as i32). */
+typedef void (*tmc_cpu_kernel_fn)(tmc_cpu_thread* thread, const uint64_t* args);
+
+/* Barrier of the block (`sync`); `site` identifies the source location. */
+void tmc_cpu_sync(tmc_cpu_thread* t, int32_t site);
+/* Warp shuffles of 32-bit values: kind 0 xor, 1 down, 2 up, 3 idx. */
+uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t lane, int32_t site);
+/* Tensor cores: mma.m16n8k16 (f16 A and B, f32 C and D) on this lane's
+ * fragment registers, and ldmatrix.x4 from this lane's row address. */
+void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const uint16_t* b, const float* c,
+                          int32_t site);
+void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, int32_t site);
+/* Checked access (--check-bounds, --check-races): returns `addr` when the
+ * access is valid, or a harmless scratch address after recording the fault. */
+void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
+                     int32_t is_write, int32_t is_shared, int32_t site);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TMC_CPU_ABI_H */
