@@ -18,6 +18,7 @@
 #include "support/diagnostic_verifier.h"
 #include "tools/tmc/mapping_command.h"
 #include "tools/tmc/options.h"
+#include "tools/tmc/run_command.h"
 
 namespace tmc::driver {
 namespace {
@@ -91,6 +92,14 @@ int RealMain(int argc, char** argv) {
   if (const char* log = std::getenv("TMC_DIAGNOSTIC_LOG")) diags.SetKindLog(log);
 
   std::string output;
+  if (o.command == "run") {
+    int rc = RunKernelCommand(o, sm, diags);
+    if (diags.HasErrors()) {
+      unsigned n = diags.ErrorCount();
+      std::fprintf(stderr, "%u error%s generated.\n", n, n == 1 ? "" : "s");
+    }
+    return rc;
+  }
   if (o.command == "mapping") {
     RunMappingCommand(o, sm, diags, &output);
   } else {

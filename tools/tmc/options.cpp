@@ -17,6 +17,8 @@ constexpr const char* kUsage = R"(tmc: a compiler for .tm tensor programs schedu
 usage:
   tmc [options] FILE.tm             check FILE.tm and emit what --emit names
   tmc mapping EXPR [options]        show a task mapping's workers, tasks and coverage
+  tmc run FILE.tm --kernel K --shape M=..,N=.. [options]
+                                    run a kernel on random inputs and compare it with its op
 
 compile options:
   --emit=KIND             what to produce: check (default: diagnostics only),
@@ -41,6 +43,15 @@ compile options:
   -Werror                 treat warnings as errors
   -w                      suppress warnings
   -ferror-limit=N         stop after N errors (0: no limit; default 20)
+
+run options:
+  --kernel NAME           the kernel to run (default: the file's only kernel)
+  --shape S=V,...         values of the shape symbols
+  --target=cpu|cuda       the CPU executor (default) or the GPU
+  --seed N                seed of the random inputs (default 1)
+  --check-bounds          check every global, shared and register access
+  --check-races           report data races between threads of a block
+  --bench                 time repeated runs (median, spread, GFLOP/s, GB/s)
 
 mapping options:
   --worker W              list the tasks of worker W
@@ -70,6 +81,9 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
   int i = 1;
   if (argc > 1 && std::string(argv[1]) == "mapping") {
     o->command = "mapping";
+    i = 2;
+  } else if (argc > 1 && std::string(argv[1]) == "run") {
+    o->command = "run";
     i = 2;
   }
   bool missing_value = false;
@@ -114,6 +128,9 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     else if (a == "--print-after-all") o->print_after_all = true;
     else if (a == "--verify-each") o->verify_each = true;
     else if (a == "-v") o->ptxas_verbose = true;
+    else if (a == "--check-bounds") o->check_bounds = true;
+    else if (a == "--check-races") o->check_races = true;
+    else if (a == "--bench") o->bench = true;
     else if (a.rfind("-ferror-limit=", 0) == 0) {
       int64_t n;
       if (!ParseInt(a.substr(14), &n) || n < 0) return Fail("invalid error limit in '" + a + "'");
@@ -142,6 +159,28 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
           found = true;
         }
       if (!found) return Fail("unknown --arch '" + v + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
+    } else if (value_of(a, "--kernel", &v)) {
+      o->kernel = v;
+    } else if (value_of(a, "--target", &v)) {
+      if (v != "cpu" && v != "cuda") return Fail("unknown --target '" + v + "' (expected cpu or cuda)");
+      o->target = v;
+    } else if (value_of(a, "--seed", &v)) {
+      int64_t n;
+      if (!ParseInt(v, &n) || n < 0) return Fail("invalid seed '" + v + "'");
+      o->seed = static_cast<uint64_t>(n);
+    } else if (value_of(a, "--shape", &v)) {
+      size_t start = 0;
+      while (start <= v.size()) {
+        size_t comma = v.find(',', start);
+        std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        size_t eq = item.find('=');
+        int64_t n;
+        if (eq == std::string::npos || eq == 0 || !ParseInt(item.substr(eq + 1), &n) || n <= 0)
+          return Fail("--shape expects NAME=POSITIVE_INT[,...], got '" + item + "'");
+        o->shapes[item.substr(0, eq)] = n;
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
     } else if (value_of(a, "--stdlib", &v)) {
       o->stdlib_dir = v;
     } else if (value_of(a, "--worker", &v)) {

@@ -31,6 +31,14 @@ struct Options {
   bool ptxas_verbose = false;  // -v
   std::string arch = "sm_80";
   int sm = 80;
+  // tmc run
+  std::string kernel;
+  std::map<std::string, int64_t> shapes;  // --shape M=128,N=64
+  std::string target = "cpu";
+  uint64_t seed = 1;
+  bool check_bounds = false;
+  bool check_races = false;
+  bool bench = false;
   // tmc mapping
   std::optional<int64_t> worker;
   std::optional<int64_t> threads;

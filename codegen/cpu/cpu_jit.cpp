@@ -1,0 +1,106 @@
+// The executor's entry points are handed to the JIT as absolute symbols
+// (the tmc binary does not export them); libm and the compiler runtime
+// (half-precision conversions) come from the process.
+#include "codegen/cpu/cpu_jit.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <mutex>
+
+#include "codegen/nvptx/llvm_emitter.h"
+
+namespace tmc::codegen {
+
+CpuModule::CpuModule() = default;
+CpuModule::~CpuModule() = default;
+CpuModule::CpuModule(CpuModule&&) noexcept = default;
+
+bool CompileForCpu(const ir::Module& m, bool check_accesses, const std::map<std::string, void*>& runtime_fns,
+                   CpuModule* out, std::string* error) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  auto context = std::make_unique<llvm::LLVMContext>();
+  LlvmEmitOptions options;
+  options.host = true;
+  options.check_accesses = check_accesses;
+  options.sites = &out->sites;
+  options.buffer_names = &out->buffer_names;
+  std::unique_ptr<llvm::Module> mod = EmitLlvm(m, *context, options);
+
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) {
+    *error = llvm::toString(jtmb.takeError());
+    return false;
+  }
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  auto tm = jtmb->createTargetMachine();
+  if (!tm) {
+    *error = llvm::toString(tm.takeError());
+    return false;
+  }
+  mod->setDataLayout((*tm)->createDataLayout());
+  mod->setTargetTriple((*tm)->getTargetTriple().str());
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm->get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*mod, mam);
+  }
+
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+  if (!jit) {
+    *error = llvm::toString(jit.takeError());
+    return false;
+  }
+  llvm::orc::JITDylib& jd = (*jit)->getMainJITDylib();
+  llvm::orc::MangleAndInterner mangle((*jit)->getExecutionSession(), (*jit)->getDataLayout());
+  llvm::orc::SymbolMap runtime;
+  auto add = [&](const char* name, void* fn) {
+    runtime[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                             llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  };
+  for (const auto& [name, fn] : runtime_fns) add(name.c_str(), fn);
+  if (auto err = jd.define(llvm::orc::absoluteSymbols(std::move(runtime)))) {
+    *error = llvm::toString(std::move(err));
+    return false;
+  }
+  auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*jit)->getDataLayout().getGlobalPrefix());
+  if (!process) {
+    *error = llvm::toString(process.takeError());
+    return false;
+  }
+  jd.addGenerator(std::move(*process));
+  if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(context)))) {
+    *error = llvm::toString(std::move(err));
+    return false;
+  }
+  for (const auto& f : m.functions) {
+    if (f->kind != ir::Function::Kind::Kernel) continue;
+    auto sym = (*jit)->lookup(f->name);
+    if (!sym) {
+      *error = llvm::toString(sym.takeError());
+      return false;
+    }
+    out->kernels[f->name] = sym->toPtr<tmc_cpu_kernel_fn>();
+  }
+  out->jit = std::move(*jit);
+  return true;
+}
+
+}  // namespace tmc::codegen

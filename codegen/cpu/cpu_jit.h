@@ -1,0 +1,37 @@
+// IR -> host machine code, through LLVM's ORC JIT, for the CPU executor.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/ir.h"
+#include "runtime/cpu/cpu_abi.h"
+
+namespace llvm::orc {
+class LLJIT;
+}
+
+namespace tmc::codegen {
+
+/// A module compiled for the CPU; keeps the JIT (and the code) alive.
+struct CpuModule {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::map<std::string, tmc_cpu_kernel_fn> kernels;
+  std::vector<SourceRange> sites;          // by site id, for reports
+  std::vector<std::string> buffer_names;   // by buffer id
+  CpuModule();
+  ~CpuModule();
+  CpuModule(CpuModule&&) noexcept;
+};
+
+/// Compiles every kernel of `m` (after the IR pipeline) for this machine at
+/// -O2; with `check_accesses`, every memory access is checked by the
+/// executor (bounds, and races when the launch asks for them). `runtime`
+/// gives the addresses of the executor's tmc_cpu_* functions (the caller
+/// links the executor; codegen only knows its ABI, runtime/cpu/cpu_abi.h).
+bool CompileForCpu(const ir::Module& m, bool check_accesses, const std::map<std::string, void*>& runtime,
+                   CpuModule* out, std::string* error);
+
+}  // namespace tmc::codegen

@@ -1,0 +1,25 @@
+// The reference evaluator: executes `op` definitions directly, with plain
+// loops and f64 arithmetic, as the oracle for every kernel that implements
+// an op.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "frontend/check/checker.h"
+
+namespace tmc::ir {
+
+/// A tensor (or, with an empty shape, a scalar) on the host, in f64.
+struct HostTensor {
+  std::vector<int64_t> shape;
+  std::vector<double> values;  // row-major
+  int64_t Size() const;
+};
+
+/// Evaluates `op` on `inputs` (one per parameter, in order). Reductions
+/// accumulate in f64; casts to integer types truncate, to bool compare with
+/// zero; float casts keep f64. Returns false with `error` on a mismatch.
+bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error);
+
+}  // namespace tmc::ir

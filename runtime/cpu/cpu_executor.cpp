@@ -1,0 +1,391 @@
+// Fibers are ucontext coroutines with their own stacks. A block's scheduler
+// runs every ready fiber in turn; a fiber that reaches `sync` or a warp
+// operation parks itself. When all live fibers are parked at the same
+// barrier, they are released together; a barrier that some threads have
+// left (returned) or reach at another site is barrier divergence, reported
+// and the block abandoned. Warp operations rendezvous the same way among
+// the 32 lanes of a warp, with two banks of slots so that a lane can enter
+// the next operation while slower lanes still read the previous one.
+#include "runtime/cpu/cpu_executor.h"
+
+#include <ucontext.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+namespace tmc::runtime {
+namespace {
+
+constexpr size_t kStackBytes = 256 * 1024;
+
+enum class State { Ready, AtBarrier, AtWarp, Done };
+
+struct Fiber {
+  ucontext_t ctx;
+  std::unique_ptr<char[]> stack;
+  tmc_cpu_thread t;
+  State state = State::Ready;
+  int32_t site = -1;
+  int phase = 0;  // the warp bank this fiber's current warp operation uses
+};
+
+struct Warp {
+  int phase = 0;
+  uint32_t values[2][32];
+  const void* ptrs[2][32][4];
+};
+
+struct Shadow {
+  int64_t epoch = -1;
+  int32_t writer = -1, writer_site = -1;
+  int32_t reader = -1, reader_site = -1;
+  int32_t reader2 = -1, reader2_site = -1;
+};
+
+struct Block {
+  std::vector<Fiber> fibers;
+  std::vector<Warp> warps;
+  ucontext_t sched;
+  int current = 0;
+  int64_t epoch = 0;
+  bool aborted = false;
+  bool check_races = false;
+  std::unordered_map<uintptr_t, Shadow> shadow;
+  std::vector<CpuFinding>* findings = nullptr;  // of this worker
+  int32_t bid[3];
+};
+
+thread_local Block* g_block = nullptr;
+alignas(64) thread_local char g_scratch[256];
+
+Fiber& Current() { return g_block->fibers[static_cast<size_t>(g_block->current)]; }
+
+void Park(State s, int32_t site) {
+  Fiber& f = Current();
+  f.state = s;
+  f.site = site;
+  swapcontext(&f.ctx, &g_block->sched);
+}
+
+void Record(CpuFinding f) {
+  std::vector<CpuFinding>& all = *g_block->findings;
+  std::copy(g_block->bid, g_block->bid + 3, f.block);
+  for (CpuFinding& e : all)
+    if (e.kind == f.kind && e.site == f.site) {
+      ++e.count;
+      return;
+    }
+  all.push_back(f);
+}
+
+tmc_cpu_kernel_fn g_kernel = nullptr;
+thread_local const uint64_t* g_args = nullptr;
+
+void FiberMain() {
+  Fiber& f = Current();
+  g_kernel(&f.t, g_args);
+  Current().state = State::Done;
+  swapcontext(&Current().ctx, &g_block->sched);
+}
+
+float HalfToFloat(uint16_t h) {
+  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  float v;
+  if (exp == 0) v = std::ldexp(static_cast<float>(mant), -24);
+  else if (exp == 31) v = mant ? NAN : INFINITY;
+  else v = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
+  return sign ? -v : v;
+}
+
+void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, std::vector<char>& shared) {
+  int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
+  std::fill(shared.begin(), shared.end(), 0);
+  b.epoch = 0;
+  b.aborted = false;
+  b.shadow.clear();
+  b.bid[0] = bx;
+  b.bid[1] = by;
+  b.bid[2] = bz;
+  for (Warp& w : b.warps) w.phase = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    Fiber& f = b.fibers[static_cast<size_t>(i)];
+    f.state = State::Ready;
+    f.phase = 0;
+    tmc_cpu_thread& t = f.t;
+    t.tid[0] = static_cast<int32_t>(i % l.block[0]);
+    t.tid[1] = static_cast<int32_t>((i / l.block[0]) % l.block[1]);
+    t.tid[2] = static_cast<int32_t>(i / (l.block[0] * l.block[1]));
+    t.bid[0] = bx;
+    t.bid[1] = by;
+    t.bid[2] = bz;
+    for (int d = 0; d < 3; ++d) {
+      t.bdim[d] = static_cast<int32_t>(l.block[d]);
+      t.gdim[d] = static_cast<int32_t>(l.grid[d]);
+    }
+    t.shared = shared.data();
+    t.block = &b;
+    t.linear_tid = i;
+    getcontext(&f.ctx);
+    f.ctx.uc_stack.ss_sp = f.stack.get();
+    f.ctx.uc_stack.ss_size = kStackBytes;
+    f.ctx.uc_link = nullptr;
+    makecontext(&f.ctx, FiberMain, 0);
+  }
+  g_block = &b;
+  while (!b.aborted) {
+    bool ran = false;
+    for (int32_t i = 0; i < n && !b.aborted; ++i) {
+      if (b.fibers[static_cast<size_t>(i)].state != State::Ready) continue;
+      b.current = i;
+      swapcontext(&b.sched, &b.fibers[static_cast<size_t>(i)].ctx);
+      ran = true;
+    }
+    if (b.aborted) break;
+    // Release warps whose live lanes have all arrived.
+    bool released = false;
+    for (int32_t w0 = 0; w0 < n; w0 += 32) {
+      int32_t w1 = std::min(n, w0 + 32), at = 0, live = 0, blocked = 0;
+      for (int32_t i = w0; i < w1; ++i) {
+        State s = b.fibers[static_cast<size_t>(i)].state;
+        live += s != State::Done;
+        at += s == State::AtWarp;
+        blocked += s == State::AtBarrier;
+      }
+      if (at == 0) continue;
+      if (at == live) {
+        Warp& warp = b.warps[static_cast<size_t>(w0 / 32)];
+        warp.phase ^= 1;
+        for (int32_t i = w0; i < w1; ++i)
+          if (b.fibers[static_cast<size_t>(i)].state == State::AtWarp) b.fibers[static_cast<size_t>(i)].state = State::Ready;
+        released = true;
+      } else if (at + blocked == live) {
+        // Some lanes wait at a warp operation, the others at a barrier:
+        // neither can complete.
+        CpuFinding d{CpuFinding::Kind::BarrierDivergence};
+        for (int32_t i = w0; i < w1; ++i) {
+          const Fiber& f = b.fibers[static_cast<size_t>(i)];
+          if (f.state == State::AtWarp && d.site < 0) {
+            d.site = f.site;
+            d.thread = i;
+          } else if (f.state == State::AtBarrier && d.other_site < 0) {
+            d.other_site = f.site;
+            d.other_thread = i;
+          }
+        }
+        Record(d);
+        b.aborted = true;
+      }
+    }
+    if (b.aborted || released || ran) continue;
+    // Nobody can run: everyone live is at a barrier (or the block is done).
+    int32_t live = 0, at = 0, site = -1;
+    bool same = true;
+    for (int32_t i = 0; i < n; ++i) {
+      const Fiber& f = b.fibers[static_cast<size_t>(i)];
+      if (f.state == State::Done) continue;
+      ++live;
+      if (f.state == State::AtBarrier) {
+        if (at++ == 0) site = f.site;
+        else if (f.site != site) same = false;
+      }
+    }
+    if (live == 0) break;
+    if (at == live && at == n && same) {
+      for (Fiber& f : b.fibers) f.state = f.state == State::AtBarrier ? State::Ready : f.state;
+      ++b.epoch;
+      continue;
+    }
+    // Divergence: some threads exited, or they wait at different barriers.
+    CpuFinding d{CpuFinding::Kind::BarrierDivergence};
+    d.site = site;
+    for (int32_t i = 0; i < n; ++i) {
+      const Fiber& f = b.fibers[static_cast<size_t>(i)];
+      if (f.state == State::AtBarrier && f.site != site) d.other_site = f.site;
+      if (f.state == State::Done && d.other_thread < 0) d.other_thread = i;
+    }
+    for (int32_t i = 0; i < n; ++i)
+      if (b.fibers[static_cast<size_t>(i)].state == State::AtBarrier) {
+        d.thread = i;
+        break;
+      }
+    Record(d);
+    b.aborted = true;
+  }
+  g_block = nullptr;
+}
+
+}  // namespace
+
+std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
+  g_kernel = l.kernel;
+  int64_t blocks = l.grid[0] * l.grid[1] * l.grid[2];
+  int workers = l.workers > 0 ? l.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  workers = static_cast<int>(std::min<int64_t>(workers, blocks));
+  std::atomic<int64_t> next{0};
+  std::vector<std::vector<CpuFinding>> found(static_cast<size_t>(workers));
+  auto work = [&](int id) {
+    Block b;
+    int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
+    b.fibers.resize(static_cast<size_t>(n));
+    for (Fiber& f : b.fibers) f.stack = std::make_unique<char[]>(kStackBytes);
+    b.warps.resize(static_cast<size_t>((n + 31) / 32));
+    b.check_races = l.check_races;
+    b.findings = &found[static_cast<size_t>(id)];
+    std::vector<char> shared(static_cast<size_t>(std::max<int64_t>(l.shared_bytes, 16)));
+    g_args = l.args;
+    for (int64_t i = next++; i < blocks; i = next++) {
+      int32_t bx = static_cast<int32_t>(i % l.grid[0]);
+      int32_t by = static_cast<int32_t>((i / l.grid[0]) % l.grid[1]);
+      int32_t bz = static_cast<int32_t>(i / (l.grid[0] * l.grid[1]));
+      RunBlock(l, bx, by, bz, b, shared);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int i = 1; i < workers; ++i) threads.emplace_back(work, i);
+  if (workers > 0) work(0);
+  for (std::thread& t : threads) t.join();
+  // Merge, one finding per kind and site.
+  std::vector<CpuFinding> out;
+  for (auto& list : found)
+    for (CpuFinding& f : list) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const CpuFinding& e) { return e.kind == f.kind && e.site == f.site; });
+      if (it == out.end()) out.push_back(f);
+      else it->count += f.count;
+    }
+  return out;
+}
+
+}  // namespace tmc::runtime
+
+using tmc::runtime::g_block;
+
+extern "C" {
+
+void tmc_cpu_sync(tmc_cpu_thread*, int32_t site) { tmc::runtime::Park(tmc::runtime::State::AtBarrier, site); }
+
+uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t arg, int32_t site) {
+  using namespace tmc::runtime;
+  int32_t lane = t->linear_tid % 32;
+  Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
+  int phase = w.phase;
+  w.values[phase][lane] = value;
+  Current().phase = phase;
+  Park(State::AtWarp, site);
+  int32_t warp_size = std::min<int32_t>(32, t->bdim[0] * t->bdim[1] * t->bdim[2] - (t->linear_tid / 32) * 32);
+  int32_t src = lane;
+  switch (kind) {
+    case 0: src = lane ^ arg; break;
+    case 1: src = lane + arg; break;
+    case 2: src = lane - arg; break;
+    default: src = arg & 31; break;
+  }
+  if (src < 0 || src >= warp_size) src = lane;  // out of range: the lane keeps its value
+  return w.values[phase][src];
+}
+
+void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const uint16_t* b, const float* c,
+                          int32_t site) {
+  using namespace tmc::runtime;
+  int32_t lane = t->linear_tid % 32;
+  Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
+  int phase = w.phase;
+  w.ptrs[phase][lane][0] = a;
+  w.ptrs[phase][lane][1] = b;
+  Park(State::AtWarp, site);
+  // Fragment layouts of the PTX ISA (std.mma): lane 4g + t holds
+  // A(g + 8*((r/2)%2), 2t + r%2 + 8*(r/4)), B(2t + r%2 + 8*(r/2), g) and
+  // C/D(g + 8*(r/2), 2t + r%2).
+  auto A = [&](int row, int k) {
+    int l = (row % 8) * 4 + (k % 8) / 2, r = (k >= 8 ? 4 : 0) + (row >= 8 ? 2 : 0) + k % 2;
+    return HalfToFloat(static_cast<const uint16_t*>(w.ptrs[phase][l][0])[r]);
+  };
+  auto B = [&](int k, int col) {
+    int l = col * 4 + (k % 8) / 2, r = (k >= 8 ? 2 : 0) + k % 2;
+    return HalfToFloat(static_cast<const uint16_t*>(w.ptrs[phase][l][1])[r]);
+  };
+  int g = lane / 4, tq = lane % 4;
+  float out[4];
+  for (int r = 0; r < 4; ++r) {
+    int row = g + 8 * (r / 2), col = 2 * tq + r % 2;
+    float acc = c[r];  // accumulate in f32, as the hardware does
+    for (int k = 0; k < 16; ++k) acc += A(row, k) * B(k, col);
+    out[r] = acc;
+  }
+  // Every lane must have read the others' fragments before any changes them.
+  Current().phase = w.phase;
+  Park(State::AtWarp, site);
+  std::memcpy(d, out, sizeof out);
+}
+
+void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, int32_t site) {
+  using namespace tmc::runtime;
+  int32_t lane = t->linear_tid % 32;
+  Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
+  int phase = w.phase;
+  w.ptrs[phase][lane][0] = row;
+  Park(State::AtWarp, site);
+  int g = lane / 4, tq = lane % 4;
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < 2; ++i)
+      a[2 * k + i] = static_cast<const uint16_t*>(w.ptrs[phase][8 * k + g][0])[2 * tq + i];
+}
+
+void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
+                     int32_t is_write, int32_t /*is_shared*/, int32_t site) {
+  using namespace tmc::runtime;
+  if (offset < 0 || offset >= extent) {
+    CpuFinding f{CpuFinding::Kind::OutOfBounds};
+    f.site = site;
+    f.buffer = buffer;
+    f.offset = offset;
+    f.extent = extent;
+    f.thread = t->linear_tid;
+    f.write = is_write != 0;
+    Record(f);
+    return g_scratch;
+  }
+  if (!g_block->check_races) return addr;
+  // One shadow entry per accessed element address.
+  (void)bytes;
+  Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(addr)];
+  if (s.epoch != g_block->epoch) s = Shadow{g_block->epoch};
+  int32_t me = t->linear_tid;
+  auto race = [&](int32_t other, int32_t other_site, bool other_write) {
+    CpuFinding f{CpuFinding::Kind::Race};
+    f.site = site;
+    f.other_site = other_site;
+    f.buffer = buffer;
+    f.offset = offset;
+    f.thread = me;
+    f.other_thread = other;
+    f.write = is_write != 0;
+    f.other_write = other_write;
+    Record(f);
+  };
+  if (s.writer >= 0 && s.writer != me) {
+    race(s.writer, s.writer_site, true);
+  } else if (is_write) {
+    if (s.reader >= 0 && s.reader != me) race(s.reader, s.reader_site, false);
+    else if (s.reader2 >= 0 && s.reader2 != me) race(s.reader2, s.reader2_site, false);
+  }
+  if (is_write) {
+    s.writer = me;
+    s.writer_site = site;
+  } else if (s.reader < 0 || s.reader == me) {
+    s.reader = me;
+    s.reader_site = site;
+  } else if (s.reader2 < 0) {
+    s.reader2 = me;
+    s.reader2_site = site;
+  }
+  return addr;
+}
+
+}  // extern "C"

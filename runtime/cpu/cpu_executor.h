@@ -1,0 +1,45 @@
+// The CPU executor: runs kernels compiled for the host (codegen/cpu/) with
+// GPU semantics. Blocks run in parallel on the machine's cores; the threads
+// of a block run as fibers on one core, switching at barriers and warp
+// operations, so `sync` inside loops, shuffles and tensor-core operations
+// behave as on the GPU. Optional checks find out-of-bounds accesses, data
+// races between the threads of a block, and barriers not reached by all.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/cpu/cpu_abi.h"
+
+namespace tmc::runtime {
+
+struct CpuFinding {
+  enum class Kind { OutOfBounds, Race, BarrierDivergence };
+  Kind kind;
+  int32_t site = -1;        // where (a site id of the compiled kernel)
+  int32_t other_site = -1;  // races: the other access; divergence: the barrier
+  int32_t buffer = -1;
+  int64_t offset = 0, extent = 0;
+  int32_t thread = 0, other_thread = -1;  // linear thread ids in the block
+  int32_t block[3] = {0, 0, 0};
+  bool write = false, other_write = false;
+  int64_t count = 1;  // how many times this finding (same kind and site) occurred
+};
+
+struct CpuLaunch {
+  tmc_cpu_kernel_fn kernel = nullptr;
+  const uint64_t* args = nullptr;
+  int64_t grid[3] = {1, 1, 1};
+  int64_t block[3] = {1, 1, 1};
+  int64_t shared_bytes = 0;
+  bool check_races = false;  // bounds are checked by the compiled code itself
+  int workers = 0;           // OS threads for blocks; 0: one per core
+};
+
+/// Runs the grid; returns the findings of the checking modes (and of
+/// barrier divergence, which is always detected), at most one per kind and
+/// site, each with how often it occurred.
+std::vector<CpuFinding> RunOnCpu(const CpuLaunch& launch);
+
+}  // namespace tmc::runtime

@@ -1,0 +1,477 @@
+// tmc run: compile, make seeded random inputs (never zeros), poison the
+// output with NaN (or a sentinel for integers) so that unwritten elements
+// show, run on the CPU executor or the GPU, evaluate the op's reference in
+// f64, and print a small table. Checking modes report through diagnostics
+// at the source line of the faulty access.
+#include "tools/tmc/run_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "codegen/cpu/cpu_jit.h"
+#include "codegen/kernel_metadata.h"
+#include "codegen/nvptx/llvm_emitter.h"
+#include "codegen/nvptx/nvptx_backend.h"
+#include "frontend/compilation.h"
+#include "ir/from_ast.h"
+#include "ir/reference_eval.h"
+#include "ir/transforms/pipeline.h"
+#include "runtime/cpu/cpu_executor.h"
+#include "runtime/tmc_runtime.h"
+
+#include <llvm/IR/LLVMContext.h>
+
+namespace tmc::driver {
+namespace {
+
+using ir::Expr;
+
+// Host storage of one tensor, 64-byte aligned.
+struct Storage {
+  ScalarKind dtype;
+  std::vector<int64_t> shape;
+  std::vector<uint64_t> words;  // backing, aligned to 8
+  char* data() { return reinterpret_cast<char*>(words.data()); }
+  int64_t Size() const {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  }
+  size_t Bytes() const { return static_cast<size_t>(Size()) * static_cast<size_t>(ScalarBytes(dtype)); }
+};
+
+uint16_t FloatToHalf(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000;
+  int32_t exp = static_cast<int32_t>((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffff;
+  if (((x >> 23) & 0xff) == 0xff) return static_cast<uint16_t>(sign | 0x7c00 | (mant ? 0x200 : 0));
+  if (exp >= 31) return static_cast<uint16_t>(sign | 0x7c00);
+  if (exp <= 0) {
+    if (exp < -10) return static_cast<uint16_t>(sign);
+    mant |= 0x800000;
+    uint32_t shift = static_cast<uint32_t>(14 - exp);
+    uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1))) ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+  uint32_t h = (static_cast<uint32_t>(exp) << 10) | (mant >> 13), rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+
+float HalfToFloat(uint16_t h) {
+  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
+  float v = exp == 0 ? std::ldexp(static_cast<float>(mant), -24)
+            : exp == 31 ? (mant ? NAN : INFINITY)
+                        : std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
+  return sign ? -v : v;
+}
+
+double Get(const Storage& s, int64_t i) {
+  const char* p = reinterpret_cast<const char*>(s.words.data()) + i * ScalarBytes(s.dtype);
+  switch (s.dtype) {
+    case ScalarKind::Bool: case ScalarKind::I8: return *reinterpret_cast<const int8_t*>(p);
+    case ScalarKind::U8: return *reinterpret_cast<const uint8_t*>(p);
+    case ScalarKind::I16: return *reinterpret_cast<const int16_t*>(p);
+    case ScalarKind::U16: return *reinterpret_cast<const uint16_t*>(p);
+    case ScalarKind::I32: return *reinterpret_cast<const int32_t*>(p);
+    case ScalarKind::U32: return *reinterpret_cast<const uint32_t*>(p);
+    case ScalarKind::I64: return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
+    case ScalarKind::U64: return static_cast<double>(*reinterpret_cast<const uint64_t*>(p));
+    case ScalarKind::F16: return HalfToFloat(*reinterpret_cast<const uint16_t*>(p));
+    case ScalarKind::BF16: {
+      uint32_t bits = static_cast<uint32_t>(*reinterpret_cast<const uint16_t*>(p)) << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
+    case ScalarKind::F32: return *reinterpret_cast<const float*>(p);
+    case ScalarKind::F64: return *reinterpret_cast<const double*>(p);
+  }
+  return 0;
+}
+
+void Set(Storage& s, int64_t i, double v) {
+  char* p = s.data() + i * ScalarBytes(s.dtype);
+  switch (s.dtype) {
+    case ScalarKind::Bool: *reinterpret_cast<int8_t*>(p) = v != 0; break;
+    case ScalarKind::I8: *reinterpret_cast<int8_t*>(p) = static_cast<int8_t>(v); break;
+    case ScalarKind::U8: *reinterpret_cast<uint8_t*>(p) = static_cast<uint8_t>(v); break;
+    case ScalarKind::I16: *reinterpret_cast<int16_t*>(p) = static_cast<int16_t>(v); break;
+    case ScalarKind::U16: *reinterpret_cast<uint16_t*>(p) = static_cast<uint16_t>(v); break;
+    case ScalarKind::I32: *reinterpret_cast<int32_t*>(p) = static_cast<int32_t>(v); break;
+    case ScalarKind::U32: *reinterpret_cast<uint32_t*>(p) = static_cast<uint32_t>(v); break;
+    case ScalarKind::I64: *reinterpret_cast<int64_t*>(p) = static_cast<int64_t>(v); break;
+    case ScalarKind::U64: *reinterpret_cast<uint64_t*>(p) = static_cast<uint64_t>(v); break;
+    case ScalarKind::F16: *reinterpret_cast<uint16_t*>(p) = FloatToHalf(static_cast<float>(v)); break;
+    case ScalarKind::BF16: {
+      float f = static_cast<float>(v);
+      uint32_t bits;
+      std::memcpy(&bits, &f, 4);
+      *reinterpret_cast<uint16_t*>(p) = static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+      break;
+    }
+    case ScalarKind::F32: *reinterpret_cast<float*>(p) = static_cast<float>(v); break;
+    case ScalarKind::F64: *reinterpret_cast<double*>(p) = v; break;
+  }
+}
+
+// Integer IR expressions over the launch's symbols (shapes, grid formulas).
+std::optional<int64_t> EvalInt(const Expr& e, const std::map<const ir::Var*, int64_t>& vars) {
+  if (auto c = ir::AsConstInt(e)) return c;
+  if (auto* v = e->as<ir::VarRef>()) {
+    auto it = vars.find(v->var.get());
+    if (it == vars.end()) return std::nullopt;
+    return it->second;
+  }
+  if (auto* c = e->as<ir::Cast>()) return EvalInt(c->operand, vars);
+  auto* b = e->as<ir::Binary>();
+  if (!b) return std::nullopt;
+  auto x = EvalInt(b->lhs, vars), y = EvalInt(b->rhs, vars);
+  if (!x || !y) return std::nullopt;
+  switch (b->op) {
+    case ir::BinaryOp::Add: return *x + *y;
+    case ir::BinaryOp::Sub: return *x - *y;
+    case ir::BinaryOp::Mul: return *x * *y;
+    case ir::BinaryOp::Div: return *y ? std::optional<int64_t>(*x / *y) : std::nullopt;
+    case ir::BinaryOp::Mod: return *y ? std::optional<int64_t>(*x % *y) : std::nullopt;
+    case ir::BinaryOp::Min: return std::min(*x, *y);
+    case ir::BinaryOp::Max: return std::max(*x, *y);
+    default: return std::nullopt;
+  }
+}
+
+double Tolerance(ScalarKind k) {
+  switch (k) {
+    case ScalarKind::F16: case ScalarKind::BF16: return 1e-2;
+    case ScalarKind::F32: return 1e-4;
+    case ScalarKind::F64: return 1e-10;
+    default: return 0;
+  }
+}
+
+std::map<std::string, void*> ExecutorSymbols() {
+  return {{"tmc_cpu_sync", reinterpret_cast<void*>(&tmc_cpu_sync)},
+          {"tmc_cpu_shfl32", reinterpret_cast<void*>(&tmc_cpu_shfl32)},
+          {"tmc_cpu_mma_m16n8k16", reinterpret_cast<void*>(&tmc_cpu_mma_m16n8k16)},
+          {"tmc_cpu_ldmatrix_x4", reinterpret_cast<void*>(&tmc_cpu_ldmatrix_x4)},
+          {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)}};
+}
+
+}  // namespace
+
+int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags) {
+  auto fail = [&](const std::string& msg) {
+    diags.Report(SourceRange{}, DiagKind::RunFailed, msg);
+    return 1;
+  };
+  CompileOptions copts;
+  copts.include_dirs = o.include_dirs;
+  copts.stdlib_dir = o.stdlib_dir;
+  copts.check.defines = o.defines;
+  Compilation comp(sm, diags, copts);
+  sema::CheckedModule* m = comp.CompileFile(o.inputs.front());
+  if (!m || !m->ok || diags.HasErrors()) return 1;
+
+  // The kernel, and the op it implements.
+  const ast::KernelDecl* kernel = nullptr;
+  std::string names;
+  for (const ast::Decl* d : m->ast->decls)
+    if (auto* k = ast::dyn_cast<ast::KernelDecl>(d)) {
+      names += (names.empty() ? "" : ", ") + k->name.name;
+      if (o.kernel.empty() ? !kernel : k->name.name == o.kernel) kernel = k;
+    }
+  if (!kernel || (o.kernel.empty() && names.find(',') != std::string::npos))
+    return fail(names.empty() ? "the file has no kernel"
+                : o.kernel.empty() ? "choose a kernel with --kernel (the file has " + names + ")"
+                                   : "no kernel '" + o.kernel + "' (the file has " + names + ")");
+  const ast::OpDecl* op = nullptr;
+  if (kernel->implements) {
+    sema::Symbol* s = m->exports->LookupLocal(kernel->implements->name);
+    for (const sema::CheckedModule* imp : m->imports)
+      if (!s) s = imp->exports->LookupLocal(kernel->implements->name);
+    if (s && s->kind == sema::Symbol::Kind::Op) op = static_cast<const ast::OpDecl*>(s->decl);
+  }
+
+  std::unique_ptr<ir::Module> module = ir::LowerFromAst(*m);
+  ir::PassContext ctx{&diags, o.sm};
+  std::string log;
+  if (!ir::RunPipeline(*module, ctx, {}, &log) || diags.HasErrors()) return 1;
+  const ir::Function* fn = nullptr;
+  for (const auto& f : module->functions)
+    if (f->kind == ir::Function::Kind::Kernel && f->name == kernel->name.name) fn = f.get();
+
+  // Shape symbols and scalar arguments.
+  std::map<const ir::Var*, int64_t> values;
+  std::map<std::string, int64_t> unused = o.shapes;
+  for (const ir::Param& p : fn->params) {
+    if (!p.is_shape_symbol) continue;
+    auto it = o.shapes.find(p.var->name);
+    if (it == o.shapes.end()) return fail("shape symbol '" + p.var->name + "' needs a value: --shape " + p.var->name + "=...");
+    values[p.var.get()] = it->second;
+    unused.erase(p.var->name);
+  }
+  if (!unused.empty()) return fail("kernel '" + fn->name + "' has no shape symbol '" + unused.begin()->first + "'");
+
+  std::mt19937_64 rng(o.seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  auto random_value = [&](ScalarKind k) {
+    // Never zero: zeros hide unwritten outputs and wrong indexing.
+    if (IsFloat(k)) {
+      double v = uniform(rng);
+      return v >= 0 ? v + 0.0625 : v - 0.0625;
+    }
+    if (k == ScalarKind::Bool) return 1.0;
+    int64_t v = static_cast<int64_t>(rng() % 8) + 1;
+    return static_cast<double>(IsUnsigned(k) || rng() % 2 ? v : -v);
+  };
+  std::vector<Storage> tensors;
+  std::vector<uint64_t> slots(fn->params.size(), 0);
+  std::vector<std::pair<size_t, double>> scalars;  // param index, value
+  size_t output = 0;
+  for (size_t i = 0; i < fn->params.size(); ++i) {
+    const ir::Param& p = fn->params[i];
+    if (p.buffer) {
+      Storage s;
+      s.dtype = p.buffer->elem;
+      for (const Expr& d : p.buffer->shape) {
+        auto v = EvalInt(d, values);
+        if (!v || *v <= 0) return fail("cannot compute the shape of '" + p.buffer->name + "'");
+        s.shape.push_back(*v);
+      }
+      s.words.assign((s.Bytes() + 7) / 8 + 8, 0);
+      for (int64_t e = 0; e < s.Size(); ++e) Set(s, e, random_value(s.dtype));
+      output = tensors.size();
+      tensors.push_back(std::move(s));
+    } else if (!p.is_shape_symbol) {
+      double v = random_value(p.var->type);
+      scalars.emplace_back(i, v);
+      if (IsInteger(p.var->type)) values[p.var.get()] = static_cast<int64_t>(v);
+    }
+  }
+  // The output (the op's result, the last tensor) starts as NaN / sentinel.
+  Storage& out = tensors[output];
+  double poison = IsFloat(out.dtype) ? NAN : (IsSigned(out.dtype) ? -119.0 : 119.0);
+  for (int64_t e = 0; e < out.Size(); ++e) Set(out, e, poison);
+
+  // Argument slots, in parameter order.
+  size_t t = 0;
+  for (size_t i = 0; i < fn->params.size(); ++i) {
+    const ir::Param& p = fn->params[i];
+    if (p.buffer) {
+      slots[i] = reinterpret_cast<uint64_t>(tensors[t++].data());
+    } else if (p.is_shape_symbol) {
+      int32_t v = static_cast<int32_t>(values.at(p.var.get()));
+      std::memcpy(&slots[i], &v, 4);
+    }
+  }
+  for (auto& [i, v] : scalars) {
+    Storage tmp{fn->params[i].var->type, {1}, {0}};
+    Set(tmp, 0, v);
+    slots[i] = tmp.words[0];
+  }
+  int64_t grid[3] = {1, 1, 1};
+  for (size_t g = 0; g < fn->grid.size(); ++g) {
+    auto v = EvalInt(fn->grid[g], values);
+    if (!v || *v <= 0) return fail("grid dimension " + std::to_string(g) + " is not positive for these shapes");
+    grid[g] = *v;
+  }
+
+  double best_ms = 0, spread_ms = 0;
+  if (o.target == "cuda") {
+    tmc_context* cu = nullptr;
+    if (tmc_init(0, &cu) != TMC_SUCCESS) return fail(tmc_last_error());
+    // (The GPU path: PTX and metadata compiled here, launched through the runtime.)
+    llvm::LLVMContext lctx;
+    auto lm = codegen::EmitLlvm(*module, lctx);
+    codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath()};
+    std::string error, ptx;
+    if (!codegen::OptimizeForNvptx(*lm, nopts, &error) || !codegen::EmitPtx(*lm, nopts, &ptx, &error)) return fail(error);
+    std::string meta = codegen::KernelMetadataJson(*module, o.arch);
+    tmc_module* mod = nullptr;
+    tmc_kernel* k = nullptr;
+    if (tmc_module_load(cu, ptx.c_str(), ptx.size() + 1, meta.c_str(), &mod) != TMC_SUCCESS ||
+        tmc_module_get_kernel(mod, fn->name.c_str(), &k) != TMC_SUCCESS)
+      return fail(tmc_last_error());
+    std::vector<tmc_arg> args;
+    std::vector<uint64_t> device;
+    t = 0;
+    for (size_t i = 0; i < fn->params.size(); ++i) {
+      const ir::Param& p = fn->params[i];
+      if (p.is_shape_symbol) continue;
+      tmc_arg a{};
+      if (p.buffer) {
+        Storage& s = tensors[t++];
+        uint64_t d = 0;
+        if (tmc_malloc(cu, s.Bytes(), &d) != TMC_SUCCESS || tmc_copy_to_device(cu, d, s.data(), s.Bytes()) != TMC_SUCCESS)
+          return fail(tmc_last_error());
+        device.push_back(d);
+        a.is_tensor = 1;
+        a.tensor.data = d;
+        a.tensor.dtype = static_cast<tmc_dtype>(static_cast<int>(s.dtype));
+        a.tensor.rank = static_cast<int>(s.shape.size());
+        for (size_t r = 0; r < s.shape.size(); ++r) a.tensor.shape[r] = s.shape[r];
+      } else {
+        a.dtype = static_cast<tmc_dtype>(static_cast<int>(p.var->type));
+        for (auto& [si, v] : scalars)
+          if (si == i) {
+            if (IsFloat(p.var->type)) a.value.f = v;
+            else a.value.i = static_cast<int64_t>(v);
+          }
+      }
+      args.push_back(a);
+    }
+    if (tmc_launch(k, args.data(), static_cast<int>(args.size()), nullptr) != TMC_SUCCESS ||
+        tmc_synchronize(cu) != TMC_SUCCESS ||
+        tmc_copy_to_host(cu, out.data(), device[output], out.Bytes()) != TMC_SUCCESS)
+      return fail(tmc_last_error());
+    if (o.bench) {
+      tmc_event *start, *end;
+      std::vector<float> times;
+      tmc_event_create(cu, &start);
+      tmc_event_create(cu, &end);
+      for (int r = 0; r < 3; ++r) tmc_launch(k, args.data(), static_cast<int>(args.size()), nullptr);
+      for (int r = 0; r < 20; ++r) {
+        float ms = 0;
+        tmc_event_record(start, nullptr);
+        tmc_launch(k, args.data(), static_cast<int>(args.size()), nullptr);
+        tmc_event_record(end, nullptr);
+        tmc_event_elapsed_ms(start, end, &ms);
+        times.push_back(ms);
+      }
+      std::sort(times.begin(), times.end());
+      best_ms = times[times.size() / 2];
+      spread_ms = times.back() - times.front();
+    }
+  } else {
+    codegen::CpuModule cpu;
+    std::string error;
+    if (!codegen::CompileForCpu(*module, o.check_bounds || o.check_races, ExecutorSymbols(), &cpu, &error))
+      return fail("CPU compilation failed: " + error);
+    runtime::CpuLaunch launch;
+    launch.kernel = cpu.kernels.at(fn->name);
+    launch.args = slots.data();
+    std::copy(grid, grid + 3, launch.grid);
+    for (size_t b = 0; b < fn->block.size(); ++b) launch.block[b] = fn->block[b];
+    launch.shared_bytes = fn->shared_bytes;
+    launch.check_races = o.check_races;
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<runtime::CpuFinding> findings = runtime::RunOnCpu(launch);
+    auto t1 = std::chrono::steady_clock::now();
+    best_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    auto site = [&](int32_t s) { return s >= 0 && static_cast<size_t>(s) < cpu.sites.size() ? cpu.sites[static_cast<size_t>(s)] : SourceRange{}; };
+    auto buffer = [&](int32_t b) { return b >= 0 && static_cast<size_t>(b) < cpu.buffer_names.size() ? cpu.buffer_names[static_cast<size_t>(b)] : std::string("?"); };
+    for (const runtime::CpuFinding& f : findings) {
+      switch (f.kind) {
+        case runtime::CpuFinding::Kind::OutOfBounds:
+          diags.Report(site(f.site), DiagKind::RunOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), fn->name,
+                       f.offset, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
+                       f.count > 1 ? fmt::format("; {} such accesses", f.count) : "");
+          break;
+        case runtime::CpuFinding::Kind::Race:
+          diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name, f.write ? "a write" : "a read",
+                       f.thread, f.other_write ? "a write" : "a read", f.other_thread, f.block[0], f.block[1], f.block[2])
+              .Note(site(f.other_site), DiagKind::NoteOtherAccess, f.other_write ? "write" : "read", f.other_thread);
+          break;
+        case runtime::CpuFinding::Kind::BarrierDivergence: {
+          std::string why = f.other_site >= 0 ? "but other threads wait at another barrier or warp operation"
+                            : f.other_thread >= 0 ? fmt::format("but thread {} has already returned", f.other_thread)
+                                                  : "but not every thread reaches it";
+          auto d = diags.Report(site(f.site), DiagKind::RunBarrierDivergence, fn->name, f.thread, f.block[0], f.block[1],
+                                f.block[2], why);
+          if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread >= 0 ? f.other_thread : 0);
+          break;
+        }
+      }
+    }
+    if (!findings.empty()) return 1;
+    if (o.bench) {
+      std::vector<double> times;
+      for (int r = 0; r < 5; ++r) {
+        auto a = std::chrono::steady_clock::now();
+        runtime::RunOnCpu(launch);
+        times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+      }
+      std::sort(times.begin(), times.end());
+      best_ms = times[times.size() / 2];
+      spread_ms = times.back() - times.front();
+    }
+  }
+
+  // Compare with the reference.
+  std::string shapes;
+  for (auto& [n, v] : o.shapes) shapes += (shapes.empty() ? "" : ", ") + n + "=" + std::to_string(v);
+  fmt::print("kernel:     {} ({}, {})\n", fn->name, o.target, shapes.empty() ? "no shapes" : shapes);
+  int64_t unwritten = 0;
+  for (int64_t e = 0; e < out.Size(); ++e) {
+    double v = Get(out, e);
+    if (IsFloat(out.dtype) ? std::isnan(v) : v == poison) ++unwritten;
+  }
+  bool pass = unwritten == 0;
+  if (!op) {
+    fmt::print("reference:  none (the kernel implements no op)\nunwritten:  {}\nresult:     {}\n", unwritten, pass ? "PASS" : "FAIL");
+  } else {
+    std::vector<ir::HostTensor> inputs;
+    for (size_t i = 0; i + 1 < tensors.size() || (i < op->params.size() && i < tensors.size()); ++i) {
+      if (inputs.size() == op->params.size()) break;
+      ir::HostTensor h;
+      h.shape = tensors[i].shape;
+      for (int64_t e = 0; e < tensors[i].Size(); ++e) h.values.push_back(Get(tensors[i], e));
+      inputs.push_back(std::move(h));
+    }
+    // Scalar op parameters take the kernel's scalar arguments, in order.
+    size_t si = 0;
+    std::vector<ir::HostTensor> ordered;
+    size_t ti = 0;
+    for (const ast::Param& p : op->params) {
+      ir::HostTensor h;
+      if (p.type.is_tensor) {
+        if (ti >= tensors.size()) return fail("the kernel has fewer tensors than op '" + op->name.name + "'");
+        h.shape = tensors[ti].shape;
+        for (int64_t e = 0; e < tensors[ti].Size(); ++e) h.values.push_back(Get(tensors[ti], e));
+        ++ti;
+      } else {
+        if (si >= scalars.size()) return fail("the kernel has fewer scalars than op '" + op->name.name + "'");
+        h.values.push_back(scalars[si++].second);
+      }
+      ordered.push_back(std::move(h));
+    }
+    ir::HostTensor ref;
+    std::string error;
+    if (!ir::EvaluateOp(*op, ordered, &ref, &error)) return fail("reference evaluation failed: " + error);
+    if (ref.Size() != out.Size()) return fail("the op's result and the kernel's output differ in size");
+    double diff2 = 0, ref2 = 0, max_abs = 0;
+    for (int64_t e = 0; e < out.Size(); ++e) {
+      double got = Get(out, e), want = ref.values[static_cast<size_t>(e)];
+      if (std::isnan(got)) continue;
+      diff2 += (got - want) * (got - want);
+      ref2 += want * want;
+      max_abs = std::max(max_abs, std::fabs(got - want));
+    }
+    double rel = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+    double tol = Tolerance(out.dtype);
+    pass = pass && rel <= tol && !std::isnan(rel);
+    fmt::print("reference:  op {} (f64)\n", op->name.name);
+    fmt::print("rel. L2:    {:.3e}   (tolerance {:.0e} for {})\n", rel, tol, ScalarName(out.dtype));
+    fmt::print("max abs:    {:.3e}\n", max_abs);
+    fmt::print("unwritten:  {} of {}\n", unwritten, out.Size());
+    fmt::print("result:     {}\n", pass ? "PASS" : "FAIL");
+  }
+  if (o.bench) {
+    // Work of the op: output elements times the product of reduction extents, two flops each.
+    double bytes = 0;
+    for (const Storage& s : tensors) bytes += static_cast<double>(s.Bytes());
+    fmt::print("time:       {:.3f} ms median, spread {:.3f} ms ({})\n", best_ms, spread_ms, o.target);
+    fmt::print("bandwidth:  {:.2f} GB/s (each tensor read or written once)\n", bytes / (best_ms * 1e6));
+  }
+  return pass ? 0 : 1;
+}
+
+}  // namespace tmc::driver
