@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 
 namespace tmc::runtime {
@@ -207,9 +208,16 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     d.site = site;
     for (int32_t i = 0; i < n; ++i) {
       const Fiber& f = b.fibers[static_cast<size_t>(i)];
-      if (f.state == State::AtBarrier && f.site != site) d.other_site = f.site;
-      if (f.state == State::Done && d.other_thread < 0) d.other_thread = i;
+      if (f.state == State::AtBarrier && f.site != site && d.other_site < 0) {
+        d.other_site = f.site;
+        d.other_thread = i;
+      }
     }
+    for (int32_t i = 0; i < n && d.other_site < 0; ++i)
+      if (b.fibers[static_cast<size_t>(i)].state == State::Done) {
+        d.other_thread = i;
+        break;
+      }
     for (int32_t i = 0; i < n; ++i)
       if (b.fibers[static_cast<size_t>(i)].state == State::AtBarrier) {
         d.thread = i;
@@ -251,14 +259,28 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   for (int i = 1; i < workers; ++i) threads.emplace_back(work, i);
   if (workers > 0) work(0);
   for (std::thread& t : threads) t.join();
-  // Merge, one finding per kind and site.
+  // Merge, one finding per kind and site. Blocks run on several workers in
+  // no fixed order: keep the instance from the first block in grid order,
+  // and sort by site, so that reports are the same on every run.
+  auto before = [](const CpuFinding& a, const CpuFinding& b) {
+    return std::make_tuple(a.block[2], a.block[1], a.block[0], a.thread) <
+           std::make_tuple(b.block[2], b.block[1], b.block[0], b.thread);
+  };
   std::vector<CpuFinding> out;
   for (auto& list : found)
     for (CpuFinding& f : list) {
       auto it = std::find_if(out.begin(), out.end(), [&](const CpuFinding& e) { return e.kind == f.kind && e.site == f.site; });
-      if (it == out.end()) out.push_back(f);
-      else it->count += f.count;
+      if (it == out.end()) {
+        out.push_back(f);
+      } else {
+        int64_t count = it->count + f.count;
+        if (before(f, *it)) *it = f;
+        it->count = count;
+      }
     }
+  std::sort(out.begin(), out.end(), [](const CpuFinding& a, const CpuFinding& b) {
+    return std::make_pair(a.site, static_cast<int>(a.kind)) < std::make_pair(b.site, static_cast<int>(b.kind));
+  });
   return out;
 }
 

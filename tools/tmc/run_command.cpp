@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <tuple>
 
 #include "codegen/cpu/cpu_jit.h"
 #include "codegen/kernel_metadata.h"
@@ -368,7 +369,19 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     best_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     auto site = [&](int32_t s) { return s >= 0 && static_cast<size_t>(s) < cpu.sites.size() ? cpu.sites[static_cast<size_t>(s)] : SourceRange{}; };
     auto buffer = [&](int32_t b) { return b >= 0 && static_cast<size_t>(b) < cpu.buffer_names.size() ? cpu.buffer_names[static_cast<size_t>(b)] : std::string("?"); };
+    // Unrolled copies of one statement are distinct sites: report once per
+    // source location (and buffer), adding up the counts.
+    std::vector<runtime::CpuFinding> merged;
     for (const runtime::CpuFinding& f : findings) {
+      auto key = [&](const runtime::CpuFinding& x) {
+        return std::make_tuple(static_cast<int>(x.kind), site(x.site).begin.offset, site(x.other_site).begin.offset,
+                               buffer(x.buffer));
+      };
+      auto it = std::find_if(merged.begin(), merged.end(), [&](const runtime::CpuFinding& e) { return key(e) == key(f); });
+      if (it == merged.end()) merged.push_back(f);
+      else it->count += f.count;
+    }
+    for (const runtime::CpuFinding& f : merged) {
       switch (f.kind) {
         case runtime::CpuFinding::Kind::OutOfBounds:
           diags.Report(site(f.site), DiagKind::RunOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), fn->name,
