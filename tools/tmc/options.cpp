@@ -51,7 +51,9 @@ run options:
   --seed N                seed of the random inputs (default 1)
   --check-bounds          check every global, shared and register access
   --check-races           report data races between threads of a block
-  --bench                 time repeated runs (median, spread, GFLOP/s, GB/s)
+  --bench                 time repeated runs (median, spread, GB/s)
+  --save-case DIR         also write the PTX, metadata, inputs and reference
+                          output to DIR, for bench/gpu/check.sh to replay on a GPU
 
 mapping options:
   --worker W              list the tasks of worker W
@@ -159,6 +161,8 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
           found = true;
         }
       if (!found) return Fail("unknown --arch '" + v + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
+    } else if (value_of(a, "--save-case", &v)) {
+      o->save_case = v;
     } else if (value_of(a, "--kernel", &v)) {
       o->kernel = v;
     } else if (value_of(a, "--target", &v)) {

@@ -25,6 +25,9 @@
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/tmc_runtime.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include <llvm/IR/LLVMContext.h>
 
 namespace tmc::driver {
@@ -262,6 +265,9 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   double poison = IsFloat(out.dtype) ? NAN : (IsSigned(out.dtype) ? -119.0 : 119.0);
   for (int64_t e = 0; e < out.Size(); ++e) Set(out, e, poison);
 
+  // The arguments as they are before the run, for --save-case.
+  std::vector<Storage> initial = tensors;
+
   // Argument slots, in parameter order.
   size_t t = 0;
   for (size_t i = 0; i < fn->params.size(); ++i) {
@@ -470,6 +476,42 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     }
     double rel = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
     double tol = Tolerance(out.dtype);
+    if (!o.save_case.empty()) {
+      // A replay case: PTX, metadata, the initial arguments, the reference.
+      namespace fs = std::filesystem;
+      std::error_code ec;
+      fs::create_directories(o.save_case, ec);
+      llvm::LLVMContext lctx;
+      auto lm = codegen::EmitLlvm(*module, lctx);
+      codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath()};
+      std::string perr, ptx;
+      if (!codegen::OptimizeForNvptx(*lm, nopts, &perr) || !codegen::EmitPtx(*lm, nopts, &ptx, &perr)) return fail(perr);
+      std::ofstream(fs::path(o.save_case) / "kernel.ptx") << ptx;
+      std::ofstream(fs::path(o.save_case) / "meta.json") << codegen::KernelMetadataJson(*module, o.arch);
+      std::ofstream args_file(fs::path(o.save_case) / "args.bin", std::ios::binary);
+      std::ofstream manifest(fs::path(o.save_case) / "manifest.txt");
+      manifest << "kernel " << fn->name << "\ntolerance " << tol << "\n";
+      size_t offset = 0, ti = 0;
+      for (size_t i = 0; i < fn->params.size(); ++i) {
+        const ir::Param& p = fn->params[i];
+        if (p.is_shape_symbol) continue;
+        if (p.buffer) {
+          const Storage& st = initial[ti];
+          manifest << "tensor " << ScalarName(st.dtype) << " " << offset << " " << st.Bytes() << " "
+                   << (ti == output ? 1 : 0) << " " << st.shape.size();
+          for (int64_t d : st.shape) manifest << " " << d;
+          manifest << "\n";
+          args_file.write(reinterpret_cast<const char*>(st.words.data()), static_cast<std::streamsize>(st.Bytes()));
+          offset += st.Bytes();
+          ++ti;
+        } else {
+          for (auto& [si, v] : scalars)
+            if (si == i) manifest << "scalar " << ScalarName(p.var->type) << " " << fmt::format("{:.17g}", v) << "\n";
+        }
+      }
+      std::ofstream expected(fs::path(o.save_case) / "expected.bin", std::ios::binary);
+      expected.write(reinterpret_cast<const char*>(ref.values.data()), static_cast<std::streamsize>(ref.values.size() * sizeof(double)));
+    }
     pass = pass && rel <= tol && !std::isnan(rel);
     fmt::print("reference:  op {} (f64)\n", op->name.name);
     fmt::print("rel. L2:    {:.3e}   (tolerance {:.0e} for {})\n", rel, tol, ScalarName(out.dtype));
