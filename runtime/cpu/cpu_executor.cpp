@@ -1,4 +1,4 @@
-// Fibers are ucontext coroutines with their own stacks. A block's scheduler
+// Fibers are coroutines with their own stacks (tmc_fiber_switch below). A block's scheduler
 // runs every ready fiber in turn; a fiber that reaches `sync` or a warp
 // operation parks itself. When all live fibers are parked at the same
 // barrier, they are released together; a barrier that some threads have
@@ -7,8 +7,6 @@
 // the 32 lanes of a warp, with two banks of slots so that a lane can enter
 // the next operation while slower lanes still read the previous one.
 #include "runtime/cpu/cpu_executor.h"
-
-#include <ucontext.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,6 +19,40 @@
 #include <tuple>
 #include <unordered_map>
 
+// A fiber switch saves the callee-saved registers and the floating-point
+// control words on the current stack and moves to another stack: no system
+// call (glibc's swapcontext also saves the signal mask, which costs one per
+// switch and made barriers the bottleneck). x86-64 System V only.
+extern "C" void tmc_fiber_switch(void** save_sp, void* next_sp);
+asm(R"(
+  .text
+  .globl tmc_fiber_switch
+  .type tmc_fiber_switch,@function
+tmc_fiber_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size tmc_fiber_switch, .-tmc_fiber_switch
+)");
+
 namespace tmc::runtime {
 namespace {
 
@@ -29,7 +61,7 @@ constexpr size_t kStackBytes = 256 * 1024;
 enum class State { Ready, AtBarrier, AtWarp, Done };
 
 struct Fiber {
-  ucontext_t ctx;
+  void* sp = nullptr;  // saved stack pointer while switched out
   std::unique_ptr<char[]> stack;
   tmc_cpu_thread t;
   State state = State::Ready;
@@ -53,7 +85,7 @@ struct Shadow {
 struct Block {
   std::vector<Fiber> fibers;
   std::vector<Warp> warps;
-  ucontext_t sched;
+  void* sched_sp = nullptr;
   int current = 0;
   int64_t epoch = 0;
   bool aborted = false;
@@ -72,7 +104,7 @@ void Park(State s, int32_t site) {
   Fiber& f = Current();
   f.state = s;
   f.site = site;
-  swapcontext(&f.ctx, &g_block->sched);
+  tmc_fiber_switch(&f.sp, g_block->sched_sp);
 }
 
 void Record(CpuFinding f) {
@@ -89,11 +121,28 @@ void Record(CpuFinding f) {
 tmc_cpu_kernel_fn g_kernel = nullptr;
 thread_local const uint64_t* g_args = nullptr;
 
-void FiberMain() {
+// Where a new fiber starts (entered by `ret` from tmc_fiber_switch); it
+// never returns: when the kernel is done it parks for good.
+extern "C" void FiberMain() {
   Fiber& f = Current();
   g_kernel(&f.t, g_args);
-  Current().state = State::Done;
-  swapcontext(&Current().ctx, &g_block->sched);
+  Park(State::Done, -1);
+}
+
+// A fresh stack laid out as tmc_fiber_switch leaves one: control words,
+// six callee-saved registers, and FiberMain as the return address.
+void* InitialStack(char* stack) {
+  auto top = reinterpret_cast<uintptr_t>(stack + kStackBytes) & ~uintptr_t{15};
+  auto* sp = reinterpret_cast<uint64_t*>(top);
+  *--sp = 0;                                          // FiberMain's (unused) return address
+  *--sp = reinterpret_cast<uint64_t>(&FiberMain);     // `ret` goes here
+  for (int r = 0; r < 6; ++r) *--sp = 0;              // rbp rbx r12 r13 r14 r15
+  uint32_t mxcsr;
+  uint16_t fpcw;
+  asm volatile("stmxcsr %0" : "=m"(mxcsr));
+  asm volatile("fnstcw %0" : "=m"(fpcw));
+  *--sp = static_cast<uint64_t>(mxcsr) | (static_cast<uint64_t>(fpcw) << 32);
+  return sp;
 }
 
 float HalfToFloat(uint16_t h) {
@@ -133,11 +182,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     t.shared = shared.data();
     t.block = &b;
     t.linear_tid = i;
-    getcontext(&f.ctx);
-    f.ctx.uc_stack.ss_sp = f.stack.get();
-    f.ctx.uc_stack.ss_size = kStackBytes;
-    f.ctx.uc_link = nullptr;
-    makecontext(&f.ctx, FiberMain, 0);
+    f.sp = InitialStack(f.stack.get());
   }
   g_block = &b;
   while (!b.aborted) {
@@ -145,7 +190,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     for (int32_t i = 0; i < n && !b.aborted; ++i) {
       if (b.fibers[static_cast<size_t>(i)].state != State::Ready) continue;
       b.current = i;
-      swapcontext(&b.sched, &b.fibers[static_cast<size_t>(i)].ctx);
+      tmc_fiber_switch(&b.sched_sp, b.fibers[static_cast<size_t>(i)].sp);
       ran = true;
     }
     if (b.aborted) break;
