@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ir/ir.h"
-#include "runtime/cpu/cpu_abi.h"
+#include "codegen/cpu/cpu_abi.h"
 
 namespace llvm::orc {
 class LLJIT;
@@ -30,7 +30,7 @@ struct CpuModule {
 /// -O2; with `check_accesses`, every memory access is checked by the
 /// executor (bounds, and races when the launch asks for them). `runtime`
 /// gives the addresses of the executor's tmc_cpu_* functions (the caller
-/// links the executor; codegen only knows its ABI, runtime/cpu/cpu_abi.h).
+/// links the executor; codegen only knows its ABI, codegen/cpu/cpu_abi.h).
 bool CompileForCpu(const ir::Module& m, bool check_accesses, const std::map<std::string, void*>& runtime,
                    CpuModule* out, std::string* error);
 

@@ -13,7 +13,7 @@
 
 #include <map>
 
-#include "runtime/cpu/cpu_abi.h"
+#include "codegen/cpu/cpu_abi.h"
 #include "support/check.h"
 
 namespace tmc::codegen {

@@ -13,7 +13,7 @@
 namespace tmc::codegen {
 
 /// How to translate: for the GPU (nvptx64-nvidia-cuda) or for the CPU
-/// executor (host code following runtime/cpu/cpu_abi.h).
+/// executor (host code following codegen/cpu/cpu_abi.h).
 struct LlvmEmitOptions {
   bool host = false;
   bool check_accesses = false;  // host: every access goes through tmc_cpu_access

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/cpu/cpu_abi.h"
+#include "codegen/cpu/cpu_abi.h"
 
 namespace tmc::runtime {
 

@@ -1,4 +1,5 @@
-/* The ABI between kernels compiled for the CPU executor (codegen/cpu/) and
+/* The ABI between kernels compiled for the CPU executor (codegen/cpu/, which
+ * owns it) and
  * the executor (runtime/cpu/). Each simulated GPU thread runs the kernel
  * with a pointer to its tmc_cpu_thread; the kernel reads its indices from
  * it and calls the tmc_cpu_* functions for everything that involves other
