@@ -24,7 +24,7 @@ struct Failure {
 
 class Evaluator {
  public:
-  explicit Evaluator(Env& env) : env_(env) {}
+  explicit Evaluator(Env& env, int64_t* flops = nullptr) : env_(env), flops_(flops) {}
 
   double Eval(const ast::Expr* e) {
     switch (e->kind) {
@@ -91,6 +91,9 @@ class Evaluator {
     if (b->op == ast::BinaryOp::Or) return Eval(b->lhs) != 0 || Eval(b->rhs) != 0;
     double x = Eval(b->lhs), y = Eval(b->rhs);
     bool integer = b->type && b->type->IsInteger();
+    if (flops_ && !integer && (b->op == ast::BinaryOp::Add || b->op == ast::BinaryOp::Sub ||
+                               b->op == ast::BinaryOp::Mul || b->op == ast::BinaryOp::Div))
+      ++*flops_;
     switch (b->op) {
       case ast::BinaryOp::Add: return x + y;
       case ast::BinaryOp::Sub: return x - y;
@@ -132,6 +135,7 @@ class Evaluator {
         {"cdiv", [](auto& v) { return std::ceil(v[0] / v[1]); }}};
     auto it = kFns.find(n);
     if (it == kFns.end()) throw Failure{"'" + n + "' cannot be evaluated in an op"};
+    if (flops_ && n != "select" && n != "cdiv") ++*flops_;
     return it->second(a);
   }
 
@@ -146,6 +150,7 @@ class Evaluator {
     while (true) {
       for (size_t k = 0; k < idx.size(); ++k) env_.scalars[r->vars[k].name.name] = static_cast<double>(idx[k]);
       double v = Eval(r->body);
+      if (flops_) ++*flops_;  // the accumulation
       if (op == "sum") acc += v;
       else if (op == "prod") acc *= v;
       else if (op == "max") acc = std::max(acc, v);
@@ -162,6 +167,7 @@ class Evaluator {
   }
 
   Env& env_;
+  int64_t* flops_;
 };
 
 // The extent of index `var` in `e`: the first tensor dimension it indexes.
@@ -201,8 +207,8 @@ std::optional<int64_t> FindExtent(const ast::Expr* e, const std::string& var, co
 }
 
 // Fills `t` (already shaped) by evaluating `value` at every index.
-void Fill(HostTensor& t, const std::vector<ast::Ident>& indices, const ast::Expr* value, Env& env) {
-  Evaluator ev(env);
+void Fill(HostTensor& t, const std::vector<ast::Ident>& indices, const ast::Expr* value, Env& env, int64_t* flops) {
+  Evaluator ev(env, flops);
   std::vector<int64_t> idx(t.shape.size(), 0);
   for (int64_t flat = 0; flat < t.Size(); ++flat) {
     int64_t rem = flat;
@@ -224,7 +230,9 @@ int64_t HostTensor::Size() const {
   return n;
 }
 
-bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error) {
+bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error,
+                int64_t* flops) {
+  if (flops) *flops = 0;
   if (inputs.size() != op.params.size()) {
     *error = "op '" + op.name.name + "' takes " + std::to_string(op.params.size()) + " inputs";
     return false;
@@ -256,7 +264,7 @@ bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, Ho
         for (ast::Expr* d : op.result.dims) t->shape.push_back(ev.Extent(d));
       }
       t->values.assign(static_cast<size_t>(t->Size()), 0.0);
-      Fill(*t, st.indices, st.value, env);
+      Fill(*t, st.indices, st.value, env, flops);
       if (!st.is_let) {
         *out = std::move(*t);
         return true;

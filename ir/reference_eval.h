@@ -20,6 +20,10 @@ struct HostTensor {
 /// Evaluates `op` on `inputs` (one per parameter, in order). Reductions
 /// accumulate in f64; casts to integer types truncate, to bool compare with
 /// zero; float casts keep f64. Returns false with `error` on a mismatch.
-bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error);
+/// `flops`, if given, receives the number of floating-point operations the
+/// op performs (each + - * / and math function evaluated), the work that
+/// `tmc run --bench` divides by the kernel's time.
+bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error,
+                int64_t* flops = nullptr);
 
 }  // namespace tmc::ir

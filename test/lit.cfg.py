@@ -37,3 +37,12 @@ if os.path.exists(os.path.join(cuda_bin, "nvcc")):
 config.substitutions.append(("%ptxas-verify", config.python + " " +
                              os.path.join(config.tmc_source_dir, "test", "ptxas_verify.py")))
 config.substitutions.append(("%nvcc", os.path.join(cuda_bin, "nvcc") + " -Werror all-warnings -c"))
+
+# A GPU and its driver: tests that run kernels on it say REQUIRES: cuda-gpu
+# and are skipped cleanly elsewhere.
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-gpu")
+except OSError:
+    pass

@@ -183,3 +183,26 @@ TEST(RuntimeDriver, ReportsAMissingDriver) {
 
 }  // namespace
 }  // namespace tmc::runtime
+
+#include "runtime/tmc_runtime.hpp"
+
+namespace tmc {
+namespace {
+
+// The C++ layer turns a failed call into an exception with the message.
+TEST(RuntimeCpp, ThrowsWithTheRuntimeMessage) {
+  setenv("TMC_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+  try {
+    Context ctx;
+    FAIL() << "a context without a driver";
+  } catch (const RuntimeError& e) {
+    EXPECT_EQ(e.status, TMC_ERROR_NO_DRIVER);
+    EXPECT_NE(std::string(e.what()).find("tmc_init: no CUDA driver found"), std::string::npos) << e.what();
+  }
+  tmc_arg a = ScalarArg(TMC_I32, 7);
+  EXPECT_EQ(a.value.i, 7);
+  EXPECT_FALSE(a.is_tensor);
+}
+
+}  // namespace
+}  // namespace tmc

@@ -425,6 +425,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   }
 
   // Compare with the reference.
+  int64_t op_flops = 0;
   std::string shapes;
   for (auto& [n, v] : o.shapes) shapes += (shapes.empty() ? "" : ", ") + n + "=" + std::to_string(v);
   fmt::print("kernel:     {} ({}, {})\n", fn->name, o.target, shapes.empty() ? "no shapes" : shapes);
@@ -464,7 +465,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     }
     ir::HostTensor ref;
     std::string error;
-    if (!ir::EvaluateOp(*op, ordered, &ref, &error)) return fail("reference evaluation failed: " + error);
+    if (!ir::EvaluateOp(*op, ordered, &ref, &error, &op_flops)) return fail("reference evaluation failed: " + error);
     if (ref.Size() != out.Size()) return fail("the op's result and the kernel's output differ in size");
     double diff2 = 0, ref2 = 0, max_abs = 0;
     for (int64_t e = 0; e < out.Size(); ++e) {
@@ -520,11 +521,11 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     fmt::print("result:     {}\n", pass ? "PASS" : "FAIL");
   }
   if (o.bench) {
-    // Work of the op: output elements times the product of reduction extents, two flops each.
     double bytes = 0;
     for (const Storage& s : tensors) bytes += static_cast<double>(s.Bytes());
     fmt::print("time:       {:.3f} ms median, spread {:.3f} ms ({})\n", best_ms, spread_ms, o.target);
-    fmt::print("bandwidth:  {:.2f} GB/s (each tensor read or written once)\n", bytes / (best_ms * 1e6));
+    if (op_flops > 0) fmt::print("compute:    {:.4g} GFLOP/s (the op's {} flops)\n", static_cast<double>(op_flops) / (best_ms * 1e6), op_flops);
+    fmt::print("bandwidth:  {:.4g} GB/s (each tensor read or written once)\n", bytes / (best_ms * 1e6));
   }
   return pass ? 0 : 1;
 }
