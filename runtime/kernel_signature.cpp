@@ -69,6 +69,19 @@ class Formula {
     }
     return v;
   }
+  // '(' sum ')', at the '('.
+  std::optional<int64_t> Parenthesized() {
+    ++pos_;
+    auto v = Sum();
+    Skip();
+    if (!v || pos_ >= t_.size() || t_[pos_] != ')') {
+      if (err_.empty()) err_ = "expected ')'";
+      return std::nullopt;
+    }
+    ++pos_;
+    return v;
+  }
+
   std::optional<int64_t> Atom() {
     Skip();
     if (pos_ >= t_.size()) {
@@ -76,17 +89,7 @@ class Formula {
       return std::nullopt;
     }
     char c = t_[pos_];
-    if (c == '(') {
-      ++pos_;
-      auto v = Sum();
-      Skip();
-      if (!v || pos_ >= t_.size() || t_[pos_] != ')') {
-        if (err_.empty()) err_ = "expected ')'";
-        return std::nullopt;
-      }
-      ++pos_;
-      return v;
-    }
+    if (c == '(') return Parenthesized();
     if (c == '-') {
       ++pos_;
       auto v = Atom();
@@ -103,17 +106,7 @@ class Formula {
       while (pos_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[pos_])) || t_[pos_] == '_')) ++pos_;
       std::string name = t_.substr(b, pos_ - b);
       Skip();
-      if (pos_ < t_.size() && t_[pos_] == '(') {  // a cast such as i64(N)
-        ++pos_;
-        auto v = Sum();
-        Skip();
-        if (!v || pos_ >= t_.size() || t_[pos_] != ')') {
-          if (err_.empty()) err_ = "expected ')'";
-          return std::nullopt;
-        }
-        ++pos_;
-        return v;
-      }
+      if (pos_ < t_.size() && t_[pos_] == '(') return Parenthesized();  // a cast such as i64(N)
       auto it = names_.find(name);
       if (it == names_.end()) {
         err_ = "unknown name '" + name + "'";

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/half.h"
 #include "runtime/tmc_runtime.h"
 
 namespace {
@@ -44,10 +45,7 @@ double Element(const std::string& dtype, const char* p) {
   if (dtype == "f16" || dtype == "bf16") {
     uint16_t h;
     std::memcpy(&h, p, 2);
-    if (dtype == "bf16") { uint32_t b = static_cast<uint32_t>(h) << 16; float f; std::memcpy(&f, &b, 4); return f; }
-    uint32_t sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-    double v = exp == 0 ? std::ldexp(mant, -24) : exp == 31 ? (mant ? NAN : INFINITY) : std::ldexp(mant | 0x400, static_cast<int>(exp) - 25);
-    return sign ? -v : v;
+    return dtype == "f16" ? tmc::runtime::HalfToFloat(h) : tmc::runtime::Bf16ToFloat(h);
   }
   if (dtype == "i32") { int32_t v; std::memcpy(&v, p, 4); return v; }
   if (dtype == "u32") { uint32_t v; std::memcpy(&v, p, 4); return v; }

@@ -8,6 +8,8 @@
 // the next operation while slower lanes still read the previous one.
 #include "runtime/cpu/cpu_executor.h"
 
+#include "runtime/half.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -145,14 +147,6 @@ void* InitialStack(char* stack) {
   return sp;
 }
 
-float HalfToFloat(uint16_t h) {
-  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  float v;
-  if (exp == 0) v = std::ldexp(static_cast<float>(mant), -24);
-  else if (exp == 31) v = mant ? NAN : INFINITY;
-  else v = std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
-  return sign ? -v : v;
-}
 
 void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, std::vector<char>& shared) {
   int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);

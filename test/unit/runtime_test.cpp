@@ -206,3 +206,24 @@ TEST(RuntimeCpp, ThrowsWithTheRuntimeMessage) {
 
 }  // namespace
 }  // namespace tmc
+
+#include "runtime/half.h"
+
+namespace tmc::runtime {
+namespace {
+
+TEST(Half, ConvertsExactlyAndRoundsToNearestEven) {
+  EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
+  EXPECT_EQ(FloatToHalf(-2.0f), 0xc000);
+  EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);
+  EXPECT_EQ(FloatToHalf(1e6f), 0x7c00);                 // overflow: infinity
+  EXPECT_EQ(FloatToHalf(5.9604645e-8f), 0x0001);       // smallest subnormal
+  EXPECT_EQ(FloatToHalf(1.0f + 1.0f / 2048), 0x3c00);  // a tie rounds to even
+  for (uint32_t h = 0; h < 0x7c00; ++h) EXPECT_EQ(FloatToHalf(HalfToFloat(static_cast<uint16_t>(h))), h);
+  EXPECT_TRUE(std::isnan(HalfToFloat(0x7e00)));
+  EXPECT_EQ(Bf16ToFloat(FloatToBf16(1.5f)), 1.5f);
+  EXPECT_EQ(FloatToBf16(1.0f + 1.0f / 256), 0x3f80);   // a tie rounds to even
+}
+
+}  // namespace
+}  // namespace tmc::runtime

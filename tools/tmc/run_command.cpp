@@ -23,6 +23,7 @@
 #include "ir/reference_eval.h"
 #include "ir/transforms/pipeline.h"
 #include "runtime/cpu/cpu_executor.h"
+#include "runtime/half.h"
 #include "runtime/tmc_runtime.h"
 
 #include <filesystem>
@@ -49,35 +50,6 @@ struct Storage {
   size_t Bytes() const { return static_cast<size_t>(Size()) * static_cast<size_t>(ScalarBytes(dtype)); }
 };
 
-uint16_t FloatToHalf(float f) {
-  uint32_t x;
-  std::memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000;
-  int32_t exp = static_cast<int32_t>((x >> 23) & 0xff) - 127 + 15;
-  uint32_t mant = x & 0x7fffff;
-  if (((x >> 23) & 0xff) == 0xff) return static_cast<uint16_t>(sign | 0x7c00 | (mant ? 0x200 : 0));
-  if (exp >= 31) return static_cast<uint16_t>(sign | 0x7c00);
-  if (exp <= 0) {
-    if (exp < -10) return static_cast<uint16_t>(sign);
-    mant |= 0x800000;
-    uint32_t shift = static_cast<uint32_t>(14 - exp);
-    uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (h & 1))) ++h;
-    return static_cast<uint16_t>(sign | h);
-  }
-  uint32_t h = (static_cast<uint32_t>(exp) << 10) | (mant >> 13), rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) ++h;
-  return static_cast<uint16_t>(sign | h);
-}
-
-float HalfToFloat(uint16_t h) {
-  uint32_t sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  float v = exp == 0 ? std::ldexp(static_cast<float>(mant), -24)
-            : exp == 31 ? (mant ? NAN : INFINITY)
-                        : std::ldexp(static_cast<float>(mant | 0x400), static_cast<int>(exp) - 25);
-  return sign ? -v : v;
-}
-
 double Get(const Storage& s, int64_t i) {
   const char* p = reinterpret_cast<const char*>(s.words.data()) + i * ScalarBytes(s.dtype);
   switch (s.dtype) {
@@ -89,13 +61,8 @@ double Get(const Storage& s, int64_t i) {
     case ScalarKind::U32: return *reinterpret_cast<const uint32_t*>(p);
     case ScalarKind::I64: return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
     case ScalarKind::U64: return static_cast<double>(*reinterpret_cast<const uint64_t*>(p));
-    case ScalarKind::F16: return HalfToFloat(*reinterpret_cast<const uint16_t*>(p));
-    case ScalarKind::BF16: {
-      uint32_t bits = static_cast<uint32_t>(*reinterpret_cast<const uint16_t*>(p)) << 16;
-      float f;
-      std::memcpy(&f, &bits, 4);
-      return f;
-    }
+    case ScalarKind::F16: return runtime::HalfToFloat(*reinterpret_cast<const uint16_t*>(p));
+    case ScalarKind::BF16: return runtime::Bf16ToFloat(*reinterpret_cast<const uint16_t*>(p));
     case ScalarKind::F32: return *reinterpret_cast<const float*>(p);
     case ScalarKind::F64: return *reinterpret_cast<const double*>(p);
   }
@@ -114,14 +81,8 @@ void Set(Storage& s, int64_t i, double v) {
     case ScalarKind::U32: *reinterpret_cast<uint32_t*>(p) = static_cast<uint32_t>(v); break;
     case ScalarKind::I64: *reinterpret_cast<int64_t*>(p) = static_cast<int64_t>(v); break;
     case ScalarKind::U64: *reinterpret_cast<uint64_t*>(p) = static_cast<uint64_t>(v); break;
-    case ScalarKind::F16: *reinterpret_cast<uint16_t*>(p) = FloatToHalf(static_cast<float>(v)); break;
-    case ScalarKind::BF16: {
-      float f = static_cast<float>(v);
-      uint32_t bits;
-      std::memcpy(&bits, &f, 4);
-      *reinterpret_cast<uint16_t*>(p) = static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
-      break;
-    }
+    case ScalarKind::F16: *reinterpret_cast<uint16_t*>(p) = runtime::FloatToHalf(static_cast<float>(v)); break;
+    case ScalarKind::BF16: *reinterpret_cast<uint16_t*>(p) = runtime::FloatToBf16(static_cast<float>(v)); break;
     case ScalarKind::F32: *reinterpret_cast<float*>(p) = static_cast<float>(v); break;
     case ScalarKind::F64: *reinterpret_cast<double*>(p) = v; break;
   }
@@ -438,14 +399,6 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   if (!op) {
     fmt::print("reference:  none (the kernel implements no op)\nunwritten:  {}\nresult:     {}\n", unwritten, pass ? "PASS" : "FAIL");
   } else {
-    std::vector<ir::HostTensor> inputs;
-    for (size_t i = 0; i + 1 < tensors.size() || (i < op->params.size() && i < tensors.size()); ++i) {
-      if (inputs.size() == op->params.size()) break;
-      ir::HostTensor h;
-      h.shape = tensors[i].shape;
-      for (int64_t e = 0; e < tensors[i].Size(); ++e) h.values.push_back(Get(tensors[i], e));
-      inputs.push_back(std::move(h));
-    }
     // Scalar op parameters take the kernel's scalar arguments, in order.
     size_t si = 0;
     std::vector<ir::HostTensor> ordered;
