@@ -180,6 +180,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     if (!p.is_shape_symbol) continue;
     auto it = o.shapes.find(p.var->name);
     if (it == o.shapes.end()) return fail("shape symbol '" + p.var->name + "' needs a value: --shape " + p.var->name + "=...");
+    if (it->second > INT32_MAX) return fail("shape symbol '" + p.var->name + "' must be below 2^31");
     values[p.var.get()] = it->second;
     unused.erase(p.var->name);
   }
@@ -211,6 +212,11 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
         if (!v || *v <= 0) return fail("cannot compute the shape of '" + p.buffer->name + "'");
         s.shape.push_back(*v);
       }
+      // Host memory is finite: refuse before allocating, not by crashing.
+      constexpr double kMaxBytes = 8.0 * (1ull << 30);
+      double total = static_cast<double>(s.Size()) * ScalarBytes(s.dtype);
+      for (const Storage& prev : tensors) total += static_cast<double>(prev.Bytes());
+      if (total > kMaxBytes) return fail(fmt::format("the tensors need {:.1f} GiB; tmc run allows 8 GiB", total / (1ull << 30)));
       s.words.assign((s.Bytes() + 7) / 8 + 8, 0);
       for (int64_t e = 0; e < s.Size(); ++e) Set(s, e, random_value(s.dtype));
       output = tensors.size();
@@ -221,6 +227,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       if (IsInteger(p.var->type)) values[p.var.get()] = static_cast<int64_t>(v);
     }
   }
+  if (tensors.empty()) return fail("kernel '" + fn->name + "' has no tensor parameter to check");
   // The output (the op's result, the last tensor) starts as NaN / sentinel.
   Storage& out = tensors[output];
   double poison = IsFloat(out.dtype) ? NAN : (IsSigned(out.dtype) ? -119.0 : 119.0);
