@@ -4,7 +4,8 @@ mutates them (byte flips, token deletion/duplication/swaps, truncation,
 splices of two files), runs tmc on each, and fails on any outcome other than
 exit code 0 or 1 within the time limit (a crash, an internal error, a hang).
 
-usage: fuzz_frontend.py TMC SEED COUNT CORPUS_DIR... [--save DIR]
+usage: fuzz_frontend.py TMC SEED COUNT CORPUS_DIR... [--save DIR] [--tmc-args "ARGS"]
+(--tmc-args "--emit=ptx" fuzzes the whole compiler, not only the frontend)
 A failing input is written to DIR (default: the current directory) so that
 it can become a regression test.
 """
@@ -63,6 +64,11 @@ def mutate(rng, data, other):
 def main():
     args = sys.argv[1:]
     save = "."
+    extra = []
+    if "--tmc-args" in args:
+        i = args.index("--tmc-args")
+        extra = args[i + 1].split()
+        del args[i : i + 2]
     if "--save" in args:
         i = args.index("--save")
         save = args[i + 1]
@@ -77,7 +83,7 @@ def main():
         with open(path, "wb") as f:
             f.write(data)
         try:
-            r = subprocess.run([tmc, path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20)
+            r = subprocess.run([tmc, path] + extra, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=20)
             code = r.returncode
         except subprocess.TimeoutExpired:
             code = "timeout"
