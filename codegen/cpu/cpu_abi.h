@@ -43,10 +43,11 @@ typedef void (*tmc_cpu_kernel_fn)(tmc_cpu_thread* thread, const uint64_t* args);
 void tmc_cpu_sync(tmc_cpu_thread* t, int32_t site);
 /* Warp shuffles of 32-bit values: kind 0 xor, 1 down, 2 up, 3 idx. */
 uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t lane, int32_t site);
-/* Tensor cores: mma.m16n8k16 (f16 A and B, f32 C and D) on this lane's
- * fragment registers, and ldmatrix.x4 from this lane's row address. */
+/* Tensor cores: mma.m16n8k16 (f16 or, with `bf16` set, bf16 A and B; f32
+ * C and D) on this lane's fragment registers, and ldmatrix.x4 from this
+ * lane's row address. */
 void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const uint16_t* b, const float* c,
-                          int32_t site);
+                          int32_t bf16, int32_t site);
 void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, int32_t site);
 /* Checked access (--check-bounds, --check-races): returns `addr` when the
  * access is valid, or a harmless scratch address after recording the fault. */

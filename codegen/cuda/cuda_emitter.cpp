@@ -197,15 +197,16 @@ class Printer {
       case Intrinsic::MmaM16N8K16: {
         const std::string &dn = c.buffers[0]->name, &an = c.buffers[1]->name, &bn = c.buffers[2]->name,
                           &cn = c.buffers[3]->name;
+        const char* in = c.buffers[1]->elem == ScalarKind::BF16 ? "bf16" : "f16";
         return fmt::format(
-            "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {{%0,%1,%2,%3}}, "
+            "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{4}.{4}.f32 {{%0,%1,%2,%3}}, "
             "{{%4,%5,%6,%7}}, {{%8,%9}}, {{%10,%11,%12,%13}};\\n\" : \"=f\"({0}[0]), \"=f\"({0}[1]), "
             "\"=f\"({0}[2]), \"=f\"({0}[3]) : \"r\"(reinterpret_cast<const uint32_t*>({1})[0]), "
             "\"r\"(reinterpret_cast<const uint32_t*>({1})[1]), \"r\"(reinterpret_cast<const uint32_t*>({1})[2]), "
             "\"r\"(reinterpret_cast<const uint32_t*>({1})[3]), \"r\"(reinterpret_cast<const uint32_t*>({2})[0]), "
             "\"r\"(reinterpret_cast<const uint32_t*>({2})[1]), \"f\"({3}[0]), \"f\"({3}[1]), \"f\"({3}[2]), "
             "\"f\"({3}[3]));",
-            dn, an, bn, cn);
+            dn, an, bn, cn, in);
       }
       case Intrinsic::LdMatrixX4: {
         const std::string& an = c.buffers[0]->name;

@@ -597,31 +597,40 @@ class Emitter {
     return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.getInt32(static_cast<uint32_t>(k))});
   }
 
-  // Registers k, k+1 of an f16 fragment as one <2 x half>.
+  // Registers k, k+1 of an f16 (or bf16) fragment as one <2 x half> (<2 x bfloat>).
   llvm::Value* HalfPair(const Buffer& b, int64_t k) {
-    auto* vt = llvm::FixedVectorType::get(b_.getHalfTy(), 2);
+    llvm::Type* et = Ty(b.elem);
+    auto* vt = llvm::FixedVectorType::get(et, 2);
     llvm::Value* v = llvm::UndefValue::get(vt);
     for (int64_t i = 0; i < 2; ++i)
-      v = b_.CreateInsertElement(v, b_.CreateLoad(b_.getHalfTy(), RegisterSlot(b, k + i)), b_.getInt32(static_cast<uint32_t>(i)));
+      v = b_.CreateInsertElement(v, b_.CreateLoad(et, RegisterSlot(b, k + i)), b_.getInt32(static_cast<uint32_t>(i)));
     return v;
   }
 
   // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: D = A * B + C.
   llvm::Value* Mma(const Call& c) {
     const Buffer &d = *c.buffers[0], &a = *c.buffers[1], &b = *c.buffers[2], &acc = *c.buffers[3];
+    bool bf16 = a.elem == ScalarKind::BF16;
     if (o_.host) {
       llvm::Type* p = b_.getPtrTy();
-      b_.CreateCall(Runtime("tmc_cpu_mma_m16n8k16", b_.getVoidTy(), {p, p, p, p, p, b_.getInt32Ty()}),
+      b_.CreateCall(Runtime("tmc_cpu_mma_m16n8k16", b_.getVoidTy(), {p, p, p, p, p, b_.getInt32Ty(), b_.getInt32Ty()}),
                     {thread_, RegisterSlot(d, 0), RegisterSlot(a, 0), RegisterSlot(b, 0), RegisterSlot(acc, 0),
-                     b_.getInt32(static_cast<uint32_t>(Site()))});
+                     b_.getInt32(bf16), b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
+    // f16 pairs travel as <2 x half>; the bf16 intrinsic takes them as i32.
+    auto pair = [&](const Buffer& buf, int64_t k) {
+      llvm::Value* v = HalfPair(buf, k);
+      return bf16 ? b_.CreateBitCast(v, b_.getInt32Ty()) : v;
+    };
     std::vector<llvm::Value*> args;
-    for (int64_t k = 0; k < 8; k += 2) args.push_back(HalfPair(a, k));
-    for (int64_t k = 0; k < 4; k += 2) args.push_back(HalfPair(b, k));
+    for (int64_t k = 0; k < 8; k += 2) args.push_back(pair(a, k));
+    for (int64_t k = 0; k < 4; k += 2) args.push_back(pair(b, k));
     for (int64_t k = 0; k < 4; ++k) args.push_back(b_.CreateLoad(b_.getFloatTy(), RegisterSlot(acc, k)));
     llvm::Value* r = b_.CreateCall(
-        llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32), args);
+        llvm::Intrinsic::getDeclaration(&mod_, bf16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
+                                                    : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32),
+        args);
     for (unsigned k = 0; k < 4; ++k) b_.CreateStore(b_.CreateExtractValue(r, k), RegisterSlot(d, k));
     return b_.getInt32(0);
   }
@@ -641,7 +650,7 @@ class Emitter {
     llvm::Function* f = llvm::Intrinsic::getDeclaration(
         &mod_, llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16, {addr->getType()});
     llvm::Value* r = b_.CreateCall(f, {addr});
-    auto* vt = llvm::FixedVectorType::get(b_.getHalfTy(), 2);
+    auto* vt = llvm::FixedVectorType::get(Ty(a.elem), 2);
     for (unsigned k = 0; k < 4; ++k) {
       llvm::Value* pair = b_.CreateBitCast(b_.CreateExtractValue(r, k), vt);
       for (unsigned i = 0; i < 2; ++i)

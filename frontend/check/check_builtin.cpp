@@ -305,22 +305,30 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
     }
     return info;
   };
+  // The element type of A (and then B): f16 or bf16, taken from the argument.
+  auto input_type = [&](size_t i) {
+    const Type* t = e->args.size() > i ? CheckExpr(e->args[i]).type : nullptr;
+    return t && t->IsTensor() && t->scalar == ScalarKind::BF16 ? ScalarKind::BF16 : ScalarKind::F16;
+  };
   if (name == "mma") {
-    // mma(d, a, b, c): d = a * b + c on one m16n8k16 tile (f16 in, f32 accumulate).
+    // mma(d, a, b, c): d = a * b + c on one m16n8k16 tile (f16 or bf16 in, f32 accumulate).
+    ScalarKind in = input_type(1);
     bool ok = fragment(0, ScalarKind::F32, 16, 8, MmaM16N8K16C(), "C/D");
-    ok = fragment(1, ScalarKind::F16, 16, 16, MmaM16N8K16A(), "A") && ok;
-    ok = fragment(2, ScalarKind::F16, 16, 8, MmaM16N8K16B(), "B") && ok;
+    ok = fragment(1, in, 16, 16, MmaM16N8K16A(), "A") && ok;
+    ok = fragment(2, in, 16, 8, MmaM16N8K16B(), "B") && ok;
     ok = fragment(3, ScalarKind::F32, 16, 8, MmaM16N8K16C(), "C/D") && ok;
     return ok ? void_info : ErrorInfo();
   }
   if (name == "ldmatrix") {
     // ldmatrix(a, s, row, col): the A fragment of the 16x16 tile of shared
     // tensor s whose top-left element is s[row, col].
-    bool ok = fragment(0, ScalarKind::F16, 16, 16, MmaM16N8K16A(), "A");
+    ScalarKind in = input_type(0);
+    bool ok = fragment(0, in, 16, 16, MmaM16N8K16A(), "A");
     ExprInfo s = CheckExpr(e->args[1]);
     if (!s.IsError() && (!s.type->IsTensor() || s.type->scope != MemScope::Shared || s.type->Rank() != 2 ||
-                         s.type->scalar != ScalarKind::F16)) {
-      diags_.Report(e->args[1]->range, DiagKind::BuiltinArgType, 2, name, "a shared f16 matrix", s.type->ToString());
+                         s.type->scalar != in)) {
+      diags_.Report(e->args[1]->range, DiagKind::BuiltinArgType, 2, name,
+                    fmt::format("a shared {} matrix", ScalarName(in)), s.type->ToString());
       ok = false;
     }
     ok = !s.IsError() && ok;

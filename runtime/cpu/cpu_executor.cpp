@@ -352,7 +352,7 @@ uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t
 }
 
 void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const uint16_t* b, const float* c,
-                          int32_t site) {
+                          int32_t bf16, int32_t site) {
   using namespace tmc::runtime;
   int32_t lane = t->linear_tid % 32;
   Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
@@ -365,11 +365,13 @@ void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const 
   // C/D(g + 8*(r/2), 2t + r%2).
   auto A = [&](int row, int k) {
     int l = (row % 8) * 4 + (k % 8) / 2, r = (k >= 8 ? 4 : 0) + (row >= 8 ? 2 : 0) + k % 2;
-    return HalfToFloat(static_cast<const uint16_t*>(w.ptrs[phase][l][0])[r]);
+    uint16_t x = static_cast<const uint16_t*>(w.ptrs[phase][l][0])[r];
+    return bf16 ? Bf16ToFloat(x) : HalfToFloat(x);
   };
   auto B = [&](int k, int col) {
     int l = col * 4 + (k % 8) / 2, r = (k >= 8 ? 2 : 0) + k % 2;
-    return HalfToFloat(static_cast<const uint16_t*>(w.ptrs[phase][l][1])[r]);
+    uint16_t x = static_cast<const uint16_t*>(w.ptrs[phase][l][1])[r];
+    return bf16 ? Bf16ToFloat(x) : HalfToFloat(x);
   };
   int g = lane / 4, tq = lane % 4;
   float out[4];
