@@ -4,7 +4,7 @@
 
 import std.nn;
 
-graph mlp(x: f32[M, 768], w: f32[768, 3072], b: f32[3072]) -> f32[M, 3072] {
+graph mlp(x: f16[M, 768], w: f16[768, 3072], b: f16[3072]) -> f16[M, 3072] {
   let h = matmul(x, w);
   return gelu(h + b);
 }

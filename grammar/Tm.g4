@@ -25,7 +25,9 @@ param : ID COLON type_ ;
 paramList : param (COMMA param)* ;
 
 // ---------------------------------------------------------------- ops
-opDecl : OP ID LPAREN paramList? RPAREN ARROW type_ LBRACE opStmt* RBRACE ;
+// `op name<T, U>(...)`: type parameters stand for floating-point types.
+opDecl : OP ID typeParams? LPAREN paramList? RPAREN ARROW type_ LBRACE opStmt* RBRACE ;
+typeParams : LT ID (COMMA ID)* GT ;
 
 opStmt
   : LET ID (LBRACK idList RBRACK)? ASSIGN expr SEMI   # opLet
@@ -51,7 +53,8 @@ funcDecl : FUNC ID LPAREN paramList? RPAREN (ARROW type_)? block ;
 graphDecl : GRAPH ID LPAREN paramList? RPAREN ARROW type_ block ;
 
 // ---------------------------------------------------------------- types
-type_ : scalarType (LBRACK exprList? RBRACK layout?)? ;
+// An element type is a scalar type or, in a generic op, a type parameter.
+type_ : (scalarType | ID) (LBRACK exprList? RBRACK layout?)? ;
 scalarType : BOOL | I8 | I16 | I32 | I64 | U8 | U16 | U32 | U64
            | F16 | BF16 | F32 | F64 | INT ;
 // row_major, col_major, strided(...), swizzle(...): checked by name in sema.

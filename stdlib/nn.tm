@@ -1,33 +1,34 @@
-// std.nn: neural-network operators (what to compute). Kernels that
-// implement them live beside them in the stdlib (e.g. std.matmul).
+// std.nn: neural-network operators (what to compute). The ops are generic
+// over a floating-point element type T (f16, bf16, f32 or f64), bound by
+// each call or by the kernel that implements them.
 
-op matmul(A: f32[M, K], B: f32[K, N]) -> f32[M, N] {
+op matmul<T>(A: T[M, K], B: T[K, N]) -> T[M, N] {
   out[i, j] = sum(k < K) A[i, k] * B[k, j];
 }
 
-op relu(X: f32[R, C]) -> f32[R, C] {
+op relu<T>(X: T[R, C]) -> T[R, C] {
   out[i, j] = max(X[i, j], 0.0);
 }
 
-op gelu(X: f32[R, C]) -> f32[R, C] {
+op gelu<T>(X: T[R, C]) -> T[R, C] {
   out[i, j] = 0.5 * X[i, j] * (1.0 + erf(X[i, j] * 0.7071067811865476));
 }
 
-op add_bias(X: f32[R, C], b: f32[C]) -> f32[R, C] {
+op add_bias<T>(X: T[R, C], b: T[C]) -> T[R, C] {
   out[i, j] = X[i, j] + b[j];
 }
 
-op softmax(X: f32[R, C]) -> f32[R, C] {
+op softmax<T>(X: T[R, C]) -> T[R, C] {
   let m[r] = max(k < C) X[r, k];
   let s[r] = sum(k < C) exp(X[r, k] - m[r]);
   out[r, c] = exp(X[r, c] - m[r]) / s[r];
 }
 
-op row_sum(X: f32[R, C]) -> f32[R] {
+op row_sum<T>(X: T[R, C]) -> T[R] {
   out[r] = sum(c < C) X[r, c];
 }
 
-op transpose(X: f32[R, C]) -> f32[C, R] {
+op transpose<T>(X: T[R, C]) -> T[C, R] {
   out[i, j] = X[j, i];
 }
 

@@ -162,7 +162,8 @@ struct LayoutSpec {
 /// A written type: a scalar, or a tensor `f32[M, K] col_major`.
 struct TypeSpec {
   SourceRange range;
-  ScalarKind elem = ScalarKind::F32;
+  ScalarKind elem = ScalarKind::F32;  // meaningless when `param` is set
+  std::optional<Ident> param;         // a type parameter (`T`) instead of a scalar type
   bool is_tensor = false;
   std::vector<Expr*> dims;
   std::optional<LayoutSpec> layout;
@@ -324,6 +325,7 @@ struct OpStmt {
 struct OpDecl : Decl {
   static constexpr DeclKind kKind = DeclKind::Op;
   OpDecl() : Decl(kKind) {}
+  std::vector<Ident> type_params;
   std::vector<Param> params;
   TypeSpec result;
   std::vector<OpStmt> body;

@@ -116,7 +116,7 @@ class Printer {
       }
       case DeclKind::Op: {
         auto* op = static_cast<const OpDecl*>(decl);
-        Line(d, "Op", op->range, op->name.name);
+        Line(d, "Op", op->range, op->name.name + (op->type_params.empty() ? "" : "<" + JoinIdents(op->type_params) + ">"));
         Params(d + 1, op->params);
         Line(d + 1, "Result", op->result.range, PrintType(op->result));
         for (const OpStmt& s : op->body) {
@@ -243,7 +243,7 @@ class Printer {
 }  // namespace
 
 std::string PrintType(const TypeSpec& t) {
-  std::string s(ScalarName(t.elem));
+  std::string s = t.param ? t.param->name : std::string(ScalarName(t.elem));
   if (!t.is_tensor) return s;
   s += "[" + JoinExprs(t.dims) + "]";
   if (t.layout) {

@@ -72,19 +72,35 @@ ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
     return ErrorInfo();
   }
   std::map<std::string, std::pair<Dim, size_t>> bound;  // op dim -> (dim, argument)
+  // Type parameters first: they bind from the tensor arguments.
+  std::vector<ExprInfo> infos;
+  std::vector<const ast::TypeSpec*> specs;
+  std::vector<const Type*> arg_types;
+  std::vector<SourceRange> where;
+  for (size_t i = 0; i < call->args.size(); ++i) {
+    const ast::TypeSpec& want = op->params[i].type;
+    infos.push_back(want.is_tensor || want.param ? CheckExpr(call->args[i]) : ExprInfo{});
+    specs.push_back(&want);
+    arg_types.push_back(infos.back().type);
+    where.push_back(call->args[i]->range);
+  }
+  std::map<std::string, ScalarKind> bindings;
+  if (!BindTypeParams(*op, specs, arg_types, where, &bindings)) return ErrorInfo();
   bool ok = true;
   for (size_t i = 0; i < call->args.size(); ++i) {
     const ast::TypeSpec& want = op->params[i].type;
+    ScalarKind want_elem = ElemOf(want, bindings);
     if (!want.is_tensor) {
-      ok = !CheckConverted(call->args[i], want.elem, "argument").IsError() && ok;
+      if (want.param) continue;  // bound from this very argument
+      ok = !CheckConverted(call->args[i], want_elem, "argument").IsError() && ok;
       continue;
     }
-    ExprInfo a = CheckExpr(call->args[i]);
+    ExprInfo a = infos[i];
     if (a.IsError()) {
       ok = false;
       continue;
     }
-    if (!a.type->IsTensor() || a.type->scalar != want.elem || a.type->Rank() != want.dims.size()) {
+    if (!a.type->IsTensor() || a.type->scalar != want_elem || a.type->Rank() != want.dims.size()) {
       diags_.Report(call->args[i]->range, DiagKind::IncompatibleTypes, "argument",
                     a.type->ToString(), ast::PrintType(want))
           .Note(op->params[i].name.range, DiagKind::NoteDeclaredHere, op->params[i].name.name);
@@ -111,10 +127,11 @@ ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
     }
   }
   if (!ok) return ErrorInfo();
-  if (!op->result.is_tensor) return Scalar(op->result.elem);
+  ScalarKind result_elem = ElemOf(op->result, bindings);
+  if (!op->result.is_tensor) return Scalar(result_elem);
   Type t;
   t.kind = TypeKind::Tensor;
-  t.scalar = op->result.elem;
+  t.scalar = result_elem;
   for (ast::Expr* d : op->result.dims) {
     if (auto* lit = ast::dyn_cast<ast::IntLit>(d)) {
       t.dims.push_back(Dim::Const(static_cast<int64_t>(lit->value)));

@@ -159,6 +159,18 @@ void Checker::CheckImplements(ast::KernelDecl* decl) {
         .Note(op_sym->decl_range, DiagKind::NoteDeclaredHere, name.name);
     return;
   }
+  // Type parameters of a generic op bind from the kernel's parameters.
+  std::vector<const ast::TypeSpec*> specs;
+  std::vector<const Type*> kernel_types;
+  std::vector<SourceRange> where;
+  for (size_t i = 0; i < decl->params.size(); ++i) {
+    specs.push_back(i == op->params.size() ? &op->result : &op->params[i].type);
+    Symbol* ks = scope_->LookupLocal(decl->params[i].name.name);
+    kernel_types.push_back(ks ? ks->type : nullptr);
+    where.push_back(decl->params[i].type.range);
+  }
+  std::map<std::string, ScalarKind> bindings;
+  if (!BindTypeParams(*op, specs, kernel_types, where, &bindings)) return;
   // Op dimension (as written) -> the kernel dimension it was matched with,
   // and the kernel parameter where that happened.
   std::map<std::string, std::pair<Dim, std::string>> bound;
@@ -170,7 +182,7 @@ void Checker::CheckImplements(ast::KernelDecl* decl) {
     Symbol* ks = scope_->LookupLocal(kp.name.name);
     if (!ks || ks->type->IsError()) continue;
     const Type* kt = ks->type;
-    bool same_kind = kt->IsTensor() == want.is_tensor && kt->scalar == want.elem &&
+    bool same_kind = kt->IsTensor() == want.is_tensor && kt->scalar == ElemOf(want, bindings) &&
                      (!want.is_tensor || kt->Rank() == want.dims.size());
     if (!same_kind) {
       diags_.Report(kp.type.range, DiagKind::ImplementsParamMismatch, kp.name.name,

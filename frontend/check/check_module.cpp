@@ -66,7 +66,10 @@ bool Checker::Run() {
   module_.exports = std::make_unique<Scope>(scopes_.back().get());
   scope_ = module_.exports.get();
 
-  for (ast::Decl* d : module_.ast->decls) DeclareTopLevel(d);
+  for (ast::Decl* d : module_.ast->decls) {
+    DeclareTopLevel(d);
+    CheckTypeNames(d);
+  }
   for (ast::Decl* d : module_.ast->decls) {
     if (diags_.ShouldStop()) break;
     current_decl_ = d;

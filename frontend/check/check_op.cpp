@@ -67,6 +67,13 @@ ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
 
 void Checker::CheckOp(ast::OpDecl* decl) {
   body_ = BodyKind::Op;
+  // A generic op is checked once, with its type parameters as f32; calls
+  // and `implements` bind them to the actual (floating-point) types.
+  type_bindings_.clear();
+  for (const ast::Ident& p : decl->type_params) {
+    if (type_bindings_.count(p.name)) diags_.Report(p.range, DiagKind::Redefinition, p.name);
+    type_bindings_[p.name] = ScalarKind::F32;
+  }
   PushScope();
   BindShapeSymbols(decl->params);
   DeclareParams(decl->params, /*read_only=*/true);
@@ -150,6 +157,7 @@ void Checker::CheckOp(ast::OpDecl* decl) {
   }
   if (!out) diags_.Report(decl->name.range, DiagKind::MissingOpOutput, decl->name.name);
   PopScope();
+  type_bindings_.clear();
 }
 
 }  // namespace tmc::sema

@@ -3,6 +3,9 @@
 #include "frontend/ast/ast_printer.h"
 #include "frontend/check/checker.h"
 
+#include <functional>
+#include <set>
+
 namespace tmc::sema {
 namespace {
 
@@ -87,11 +90,118 @@ std::optional<Dim> Checker::ResolveDim(ast::Expr* e) {
   return Dim::Symbolic(text);
 }
 
+ScalarKind Checker::ElemOf(const ast::TypeSpec& spec, const std::map<std::string, ScalarKind>& bindings) const {
+  if (!spec.param) return spec.elem;
+  auto it = bindings.find(spec.param->name);
+  return it != bindings.end() ? it->second : ScalarKind::F32;
+}
+
+bool Checker::BindTypeParams(const ast::OpDecl& op, const std::vector<const ast::TypeSpec*>& specs,
+                             const std::vector<const Type*>& types, const std::vector<SourceRange>& where,
+                             std::map<std::string, ScalarKind>* bindings) {
+  std::map<std::string, size_t> bound_at;
+  for (size_t i = 0; i < specs.size() && i < types.size(); ++i) {
+    if (!specs[i]->param || !types[i] || types[i]->IsError()) continue;
+    const std::string& name = specs[i]->param->name;
+    ScalarKind k = types[i]->scalar;
+    auto it = bindings->find(name);
+    if (it == bindings->end()) {
+      if (!IsFloat(k)) {
+        diags_.Report(where[i], DiagKind::TypeParamNotFloat, name, op.name.name, ScalarName(k));
+        return false;
+      }
+      (*bindings)[name] = k;
+      bound_at[name] = i;
+    } else if (it->second != k) {
+      diags_.Report(where[i], DiagKind::TypeParamMismatch, op.name.name, name, ScalarName(it->second),
+                    bound_at[name] + 1, ScalarName(k), i + 1);
+      return false;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Every written type inside a statement tree.
+void ForEachTypeSpec(const ast::Stmt* s, const std::function<void(const ast::TypeSpec&)>& fn) {
+  if (!s) return;
+  switch (s->kind) {
+    case ast::StmtKind::Block:
+      for (const ast::Stmt* c : static_cast<const ast::BlockStmt*>(s)->stmts) ForEachTypeSpec(c, fn);
+      return;
+    case ast::StmtKind::Let:
+      if (auto& t = static_cast<const ast::LetStmt*>(s)->type) fn(*t);
+      return;
+    case ast::StmtKind::Var:
+      if (auto& t = static_cast<const ast::VarStmt*>(s)->type) fn(*t);
+      return;
+    case ast::StmtKind::Shared: fn(static_cast<const ast::SharedStmt*>(s)->type); return;
+    case ast::StmtKind::Register: fn(static_cast<const ast::RegisterStmt*>(s)->type); return;
+    case ast::StmtKind::If: {
+      auto* i = static_cast<const ast::IfStmt*>(s);
+      ForEachTypeSpec(i->then_body, fn);
+      ForEachTypeSpec(i->else_body, fn);
+      return;
+    }
+    case ast::StmtKind::For: ForEachTypeSpec(static_cast<const ast::ForStmt*>(s)->body, fn); return;
+    case ast::StmtKind::While: ForEachTypeSpec(static_cast<const ast::WhileStmt*>(s)->body, fn); return;
+    default: return;
+  }
+}
+
+}  // namespace
+
+void Checker::CheckTypeNames(const ast::Decl* decl) {
+  std::set<std::string> declared;
+  if (auto* op = ast::dyn_cast<ast::OpDecl>(decl))
+    for (const ast::Ident& p : op->type_params) declared.insert(p.name);
+  auto check = [&](const ast::TypeSpec& t) {
+    if (t.param && !declared.count(t.param->name)) diags_.Report(t.param->range, DiagKind::UnknownType, t.param->name);
+  };
+  auto params = [&](const std::vector<ast::Param>& ps) {
+    for (const ast::Param& p : ps) check(p.type);
+  };
+  switch (decl->kind) {
+    case ast::DeclKind::Const:
+      if (auto& t = static_cast<const ast::ConstDecl*>(decl)->type) check(*t);
+      return;
+    case ast::DeclKind::Op: {
+      auto* op = static_cast<const ast::OpDecl*>(decl);
+      params(op->params);
+      check(op->result);
+      return;
+    }
+    case ast::DeclKind::Kernel: {
+      auto* k = static_cast<const ast::KernelDecl*>(decl);
+      for (const ast::CtParam& p : k->ct_params) check(p.type);
+      params(k->params);
+      ForEachTypeSpec(k->body, check);
+      return;
+    }
+    case ast::DeclKind::Func: {
+      auto* f = static_cast<const ast::FuncDecl*>(decl);
+      params(f->params);
+      if (f->result) check(*f->result);
+      ForEachTypeSpec(f->body, check);
+      return;
+    }
+    case ast::DeclKind::Graph: {
+      auto* g = static_cast<const ast::GraphDecl*>(decl);
+      params(g->params);
+      check(g->result);
+      ForEachTypeSpec(g->body, check);
+      return;
+    }
+  }
+}
+
 const Type* Checker::ResolveType(const ast::TypeSpec& spec, MemScope scope) {
-  if (!spec.is_tensor) return types_.Scalar(spec.elem);
+  ScalarKind elem = ElemOf(spec, type_bindings_);
+  if (!spec.is_tensor) return types_.Scalar(elem);
   Type t;
   t.kind = TypeKind::Tensor;
-  t.scalar = spec.elem;
+  t.scalar = elem;
   t.scope = scope;
   if (spec.dims.empty()) {
     diags_.Report(spec.range, DiagKind::EmptyTensorShape);

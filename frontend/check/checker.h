@@ -133,6 +133,17 @@ class Checker {
   /// The result type of an op or graph; its dimensions must be bound by
   /// the parameters (the error type, after a diagnostic, if not).
   const Type* ResolveResultType(const ast::TypeSpec& result);
+  /// The element type of a written type, with type parameters replaced by
+  /// `bindings` (or by the ones of the op being checked).
+  ScalarKind ElemOf(const ast::TypeSpec& spec, const std::map<std::string, ScalarKind>& bindings) const;
+  /// Binds the type parameters of `op` from the types of the values passed
+  /// for its parameters (and its result): each must be one floating-point
+  /// type. Reports at `where[i]`; false after an error.
+  bool BindTypeParams(const ast::OpDecl& op, const std::vector<const ast::TypeSpec*>& specs,
+                      const std::vector<const Type*>& types, const std::vector<SourceRange>& where,
+                      std::map<std::string, ScalarKind>* bindings);
+  /// Reports type parameters used outside the generic op that declares them.
+  void CheckTypeNames(const ast::Decl* decl);
   bool SameType(const Type* a, const Type* b) const;
 
   // check_kernel.cpp
@@ -216,6 +227,7 @@ class Checker {
   const Type* func_result_ = nullptr;
   std::vector<LoopInfo> loops_;
   std::vector<Dim> block_dims_;  // of the kernel being checked, when constant
+  std::map<std::string, ScalarKind> type_bindings_;  // of the generic op being checked
   bool in_reduction_extent_ = false;
 };
 

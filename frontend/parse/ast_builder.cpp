@@ -97,6 +97,8 @@ class Builder {
   Decl* Op(P::OpDeclContext* c) {
     auto* d = New<OpDecl>(c);
     d->name = Id(c->ID());
+    if (auto* tp = c->typeParams())
+      for (auto* id : tp->ID()) d->type_params.push_back(Id(id));
     d->params = Params(c->paramList());
     d->result = Type(c->type_());
     for (P::OpStmtContext* s : c->opStmt()) {
@@ -150,7 +152,8 @@ class Builder {
   TypeSpec Type(P::Type_Context* c) {
     TypeSpec t;
     t.range = locate_.Range(c);
-    t.elem = *ParseScalar(c->scalarType()->getText());
+    if (c->scalarType()) t.elem = *ParseScalar(c->scalarType()->getText());
+    else t.param = Id(c->ID());
     t.is_tensor = c->LBRACK() != nullptr;
     t.dims = Exprs(c->exprList());
     if (auto* l = c->layout()) t.layout = LayoutSpec{Id(l->ID()), Exprs(l->exprList()), locate_.Range(l)};

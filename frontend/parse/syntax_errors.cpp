@@ -88,7 +88,7 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   if (last_error_index_) {
     bool new_statement = false;
     auto* stream = static_cast<antlr4::BufferedTokenStream*>(parser->getTokenStream());
-    for (size_t i = *last_error_index_; i < index && !new_statement; ++i) {
+    for (size_t i = *last_error_index_ + 1; i < index && !new_statement; ++i) {
       size_t t = stream->get(i)->getType();
       new_statement = t == TmParser::SEMI || t == TmParser::LBRACE || t == TmParser::RBRACE;
     }

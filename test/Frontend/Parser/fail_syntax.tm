@@ -39,7 +39,7 @@ let x: 5 = 1;        // expected-error {{unexpected '5'; expected a type}}
 
 // -----
 
-op f(X: f32[N]) -> { out[i] = X[i]; }  // expected-error {{expected a type before '{'}}
+op f(X: f32[N]) -> { out[i] = X[i]; }  // expected-error {{unexpected '{'; expected a type}}
 
 // -----
 

@@ -76,3 +76,25 @@ op m(X: f32[M]) -> f32[M] {
 op n(X: f32[M]) -> f32[M] {
   out[i] = sum(k < M) (X[k] > 0.0); // expected-error {{reduction body has type 'bool' where 'a number' is expected}}
 }
+
+// -----
+
+// Generic ops: type parameters stand for floating-point types and bind
+// consistently from the arguments.
+op scale<T>(X: T[N], a: T) -> T[N] { out[i] = a * X[i]; }
+op pair<T>(X: T[N], Y: T[N]) -> T[N] { out[i] = X[i] + Y[i]; }
+op bad(X: U[N]) -> f32[N] { out[i] = 1.0; }  // expected-error {{unknown type 'U'}}
+
+graph g1(x: f16[B], y: f32[B]) -> f16[B] {
+  return pair(x, y);          // expected-error {{op 'pair': type parameter 'T' is 'f16' in argument 1 but 'f32' in argument 2}}
+}
+
+graph g2(x: i32[B]) -> i32[B] {
+  return pair(x, x);          // expected-error {{type parameter 'T' of op 'pair' stands for a floating-point type, not 'i32'}}
+}
+
+graph g3(x: bf16[B]) -> bf16[B] {
+  return pair(x, x);
+}
+
+kernel k(X: T[N]) block(32) {}  // expected-error {{unknown type 'T'}}
