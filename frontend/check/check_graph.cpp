@@ -81,7 +81,8 @@ ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
     const ast::TypeSpec& want = op->params[i].type;
     infos.push_back(want.is_tensor || want.param ? CheckExpr(call->args[i]) : ExprInfo{});
     specs.push_back(&want);
-    arg_types.push_back(infos.back().type);
+    // An untyped literal adapts to the binding instead of making it.
+    arg_types.push_back(infos.back().untyped_literal ? nullptr : infos.back().type);
     where.push_back(call->args[i]->range);
   }
   std::map<std::string, ScalarKind> bindings;
@@ -91,8 +92,9 @@ ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
     const ast::TypeSpec& want = op->params[i].type;
     ScalarKind want_elem = ElemOf(want, bindings);
     if (!want.is_tensor) {
-      if (want.param) continue;  // bound from this very argument
-      ok = !CheckConverted(call->args[i], want_elem, "argument").IsError() && ok;
+      if (want.param && !infos[i].untyped_literal) continue;  // bound from this very argument
+      if (want.param) ok = Convertible(infos[i], want_elem, call->args[i]->range, "argument") && ok;
+      else ok = !CheckConverted(call->args[i], want_elem, "argument").IsError() && ok;
       continue;
     }
     ExprInfo a = infos[i];

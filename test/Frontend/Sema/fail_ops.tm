@@ -98,3 +98,11 @@ graph g3(x: bf16[B]) -> bf16[B] {
 }
 
 kernel k(X: T[N]) block(32) {}  // expected-error {{unknown type 'T'}}
+
+graph g4(x: f16[B]) -> f16[B] {
+  return scale(x, 2.0);       // the literal takes the type bound by x
+}
+
+graph g5(x: f16[B]) -> f16[B] {
+  return scale(x, 100000.0);  // expected-error {{literal 100000 is not exactly representable in type 'f16'}}
+}
