@@ -2,6 +2,7 @@
 // their resources, and errors as exceptions carrying tmc_last_error().
 #pragma once
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -94,6 +95,34 @@ class Module {
  private:
   tmc_module* m_ = nullptr;
 };
+
+/// Times `reps` launches of `kernel` with device events, after `warmup`
+/// untimed ones: the median and the spread (max - min) in milliseconds.
+/// Does not throw: callers without exceptions (tmc-replay) use it too.
+inline tmc_status TimeLaunches(tmc_context* ctx, tmc_kernel* kernel, const std::vector<tmc_arg>& args, int warmup,
+                               int reps, double* median_ms, double* spread_ms) {
+  tmc_event *start = nullptr, *end = nullptr;
+  tmc_status s = tmc_event_create(ctx, &start);
+  if (s == TMC_SUCCESS) s = tmc_event_create(ctx, &end);
+  std::vector<float> times;
+  int n = static_cast<int>(args.size());
+  for (int r = 0; r < warmup && s == TMC_SUCCESS; ++r) s = tmc_launch(kernel, args.data(), n, nullptr);
+  for (int r = 0; r < reps && s == TMC_SUCCESS; ++r) {
+    float ms = 0;
+    s = tmc_event_record(start, nullptr);
+    if (s == TMC_SUCCESS) s = tmc_launch(kernel, args.data(), n, nullptr);
+    if (s == TMC_SUCCESS) s = tmc_event_record(end, nullptr);
+    if (s == TMC_SUCCESS) s = tmc_event_elapsed_ms(start, end, &ms);
+    if (s == TMC_SUCCESS) times.push_back(ms);
+  }
+  tmc_event_destroy(start);
+  tmc_event_destroy(end);
+  if (s != TMC_SUCCESS || times.empty()) return s != TMC_SUCCESS ? s : TMC_ERROR_INVALID_ARGUMENT;
+  std::sort(times.begin(), times.end());
+  *median_ms = times[times.size() / 2];
+  *spread_ms = times.back() - times.front();
+  return TMC_SUCCESS;
+}
 
 /// A scalar kernel argument.
 inline tmc_arg ScalarArg(tmc_dtype dtype, double value) {

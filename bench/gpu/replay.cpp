@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "runtime/half.h"
-#include "runtime/tmc_runtime.h"
+#include "runtime/tmc_runtime.hpp"
 
 namespace {
 
@@ -145,22 +145,8 @@ bool Replay(tmc_context* ctx, const std::string& dir) {
   }
   double rel = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
   // Timing: warm up, then the median of 20 launches, timed with events.
-  tmc_event *start = nullptr, *end = nullptr;
-  std::vector<float> times;
-  if (tmc_event_create(ctx, &start) == TMC_SUCCESS && tmc_event_create(ctx, &end) == TMC_SUCCESS) {
-    for (int r = 0; r < 3; ++r) tmc_launch(kernel, args.data(), static_cast<int>(args.size()), nullptr);
-    for (int r = 0; r < 20; ++r) {
-      float ms = 0;
-      tmc_event_record(start, nullptr);
-      tmc_launch(kernel, args.data(), static_cast<int>(args.size()), nullptr);
-      tmc_event_record(end, nullptr);
-      if (tmc_event_elapsed_ms(start, end, &ms) == TMC_SUCCESS) times.push_back(ms);
-    }
-    tmc_event_destroy(start);
-    tmc_event_destroy(end);
-  }
-  std::sort(times.begin(), times.end());
-  double median = times.empty() ? 0 : times[times.size() / 2];
+  double median = 0, spread = 0;
+  if (tmc::TimeLaunches(ctx, kernel, args, 3, 20, &median, &spread) != TMC_SUCCESS) return fail(tmc_last_error());
   for (uint64_t d : device)
     if (d) tmc_free(ctx, d);
   tmc_module_unload(module);

@@ -24,7 +24,7 @@
 #include "ir/transforms/pipeline.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/half.h"
-#include "runtime/tmc_runtime.h"
+#include "runtime/tmc_runtime.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -307,24 +307,8 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
         tmc_synchronize(cu) != TMC_SUCCESS ||
         tmc_copy_to_host(cu, out.data(), device[output], out.Bytes()) != TMC_SUCCESS)
       return fail(tmc_last_error());
-    if (o.bench) {
-      tmc_event *start, *end;
-      std::vector<float> times;
-      tmc_event_create(cu, &start);
-      tmc_event_create(cu, &end);
-      for (int r = 0; r < 3; ++r) tmc_launch(k, args.data(), static_cast<int>(args.size()), nullptr);
-      for (int r = 0; r < 20; ++r) {
-        float ms = 0;
-        tmc_event_record(start, nullptr);
-        tmc_launch(k, args.data(), static_cast<int>(args.size()), nullptr);
-        tmc_event_record(end, nullptr);
-        tmc_event_elapsed_ms(start, end, &ms);
-        times.push_back(ms);
-      }
-      std::sort(times.begin(), times.end());
-      best_ms = times[times.size() / 2];
-      spread_ms = times.back() - times.front();
-    }
+    if (o.bench && tmc::TimeLaunches(cu, k, args, 3, 20, &best_ms, &spread_ms) != TMC_SUCCESS)
+      return fail(tmc_last_error());
   } else {
     codegen::CpuModule cpu;
     std::string error;
