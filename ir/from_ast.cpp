@@ -178,8 +178,17 @@ class Lowering {
     return IsLosslessConversion(a->type, b->type) ? b->type : a->type;
   }
 
-  /// Lowers a scalar expression; statements it needs go to `*pre_`.
+  /// Lowers a scalar expression; statements it needs go to `*pre_`. Each
+  /// new node carries the source range of the expression it comes from, so
+  /// that a late report (a faulting load, a division by zero on the CPU
+  /// executor) points at the expression, not at its statement.
   Expr Value(const ast::Expr* e) {
+    Expr out = ValueOf(e);
+    if (out && out.use_count() == 1 && !out->loc.IsValid()) const_cast<ExprNode*>(out.get())->loc = e->range;
+    return out;
+  }
+
+  Expr ValueOf(const ast::Expr* e) {
     if (auto it = module_->constants.find(e); it != module_->constants.end() &&
                                               it->second.kind != sema::ConstValue::Kind::Mapping)
       return Imm(it->second, SemaScalar(e));
@@ -410,7 +419,29 @@ class Lowering {
         a.push_back(Cast::Make(p.var->type, Value(c->args[i])));
       }
     }
+    // The callee's shape symbols (its trailing parameters) take the
+    // dimensions of the tensors passed for them.
+    for (size_t i = c->args.size(); i < callee->params.size(); ++i) {
+      const Var* symbol = callee->params[i].var.get();
+      Expr value;
+      for (size_t j = 0; j < c->args.size() && !value; ++j) {
+        const BufferPtr& formal = callee->params[j].buffer;
+        if (!formal) continue;
+        for (size_t k = 0; k < formal->shape.size() && !value; ++k)
+          if (UsesOnly(formal->shape[k], symbol)) value = BufferOf(c->args[j])->shape[k];
+      }
+      TMC_CHECK(value != nullptr, "shape symbol " + symbol->name + " of " + callee->name + " is not bound");
+      a.push_back(Cast::Make(ScalarKind::I32, value));
+    }
     return Call::Make(callee->result.value_or(ScalarKind::I32), Intrinsic::CallFunc, std::move(a), callee);
+  }
+
+  // Whether a dimension is the bare shape symbol `v` (possibly cast).
+  static bool UsesOnly(const Expr& dim, const Var* v) {
+    Expr e = dim;
+    while (auto* c = e->as<Cast>()) e = c->operand;
+    auto* r = e->as<VarRef>();
+    return r && r->var.get() == v;
   }
 
   const Function* DeviceFunction(const std::string& name) {

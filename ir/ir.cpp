@@ -97,9 +97,10 @@ Expr FloatImm::Make(ScalarKind t, double v) {
 
 Expr VarRef::Make(VarPtr v) { return std::make_shared<VarRef>(std::move(v)); }
 
-Expr Load::Make(BufferPtr b, std::vector<Expr> indices) {
+Expr Load::Make(BufferPtr b, std::vector<Expr> indices, SourceAccess source) {
   for (const Expr& i : indices) TMC_CHECK(IsInteger(i->type), "non-integer index of " + b->name);
-  return std::make_shared<Load>(std::move(b), std::move(indices));
+  TMC_CHECK(!source || source.indices.size() == source.buffer->shape.size(), "source access of wrong rank");
+  return std::make_shared<Load>(std::move(b), std::move(indices), std::move(source));
 }
 
 Expr Unary::Make(UnaryOp op, Expr a) { return std::make_shared<Unary>(op, std::move(a)); }
@@ -155,9 +156,10 @@ Stmt Assign::Make(VarPtr v, Expr e) {
   return std::make_shared<Assign>(std::move(v), std::move(e));
 }
 
-Stmt Store::Make(BufferPtr b, std::vector<Expr> indices, Expr v) {
+Stmt Store::Make(BufferPtr b, std::vector<Expr> indices, Expr v, SourceAccess source) {
   TMC_CHECK(v->type == b->elem, "store of another type into " + b->name);
-  return std::make_shared<Store>(std::move(b), std::move(indices), std::move(v));
+  TMC_CHECK(!source || source.indices.size() == source.buffer->shape.size(), "source access of wrong rank");
+  return std::make_shared<Store>(std::move(b), std::move(indices), std::move(v), std::move(source));
 }
 
 Stmt Alloc::Make(BufferPtr b) { return std::make_shared<Alloc>(std::move(b)); }

@@ -124,14 +124,27 @@ struct VarRef : ExprNode {
   static Expr Make(VarPtr v);
 };
 
+/// The access as the source wrote it, kept beside a lowered one so that the
+/// CPU executor's bounds check can test each index against its own
+/// dimension (`X[3, 40]: index 40 of dimension 1`) after flattening or
+/// after a distributed tensor became a per-thread array. Empty unless
+/// PassContext::keep_source_indices asked for it.
+struct SourceAccess {
+  BufferPtr buffer;            // the tensor as declared (its shape, its name)
+  std::vector<Expr> indices;   // one per dimension of `buffer`
+  explicit operator bool() const { return buffer != nullptr; }
+};
+
 /// buffer[indices...]; after flattening, exactly one index (the element
 /// offset) in the buffer's memory.
 struct Load : ExprNode {
   static constexpr ExprKind kKind = ExprKind::Load;
-  Load(BufferPtr b, std::vector<Expr> i) : ExprNode(kKind, b->elem), buffer(std::move(b)), indices(std::move(i)) {}
+  Load(BufferPtr b, std::vector<Expr> i, SourceAccess src)
+      : ExprNode(kKind, b->elem), buffer(std::move(b)), indices(std::move(i)), source(std::move(src)) {}
   const BufferPtr buffer;
   const std::vector<Expr> indices;
-  static Expr Make(BufferPtr b, std::vector<Expr> indices);
+  const SourceAccess source;
+  static Expr Make(BufferPtr b, std::vector<Expr> indices, SourceAccess source = {});
 };
 
 struct Unary : ExprNode {
@@ -228,12 +241,13 @@ struct Assign : StmtNode {
 
 struct Store : StmtNode {
   TMC_IR_STMT_HEAD(Store)
-  Store(BufferPtr b, std::vector<Expr> i, Expr v)
-      : StmtNode(kKind), buffer(std::move(b)), indices(std::move(i)), value(std::move(v)) {}
+  Store(BufferPtr b, std::vector<Expr> i, Expr v, SourceAccess src)
+      : StmtNode(kKind), buffer(std::move(b)), indices(std::move(i)), value(std::move(v)), source(std::move(src)) {}
   const BufferPtr buffer;
   const std::vector<Expr> indices;
   const Expr value;
-  static Stmt Make(BufferPtr b, std::vector<Expr> indices, Expr v);
+  const SourceAccess source;  // see Load::source
+  static Stmt Make(BufferPtr b, std::vector<Expr> indices, Expr v, SourceAccess source = {});
 };
 
 /// Declares a shared or register buffer for the rest of the enclosing Seq.

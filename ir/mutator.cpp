@@ -54,10 +54,16 @@ Expr Mutator::Visit(const IntImm*, const Expr& self) { return self; }
 Expr Mutator::Visit(const FloatImm*, const Expr& self) { return self; }
 Expr Mutator::Visit(const VarRef*, const Expr& self) { return self; }
 
+SourceAccess Mutator::MutateSource(const SourceAccess& s, bool* changed) {
+  if (!s) return s;
+  return SourceAccess{s.buffer, MutateAll(s.indices, changed)};
+}
+
 Expr Mutator::Visit(const Load* e, const Expr& self) {
   bool changed = false;
   auto idx = MutateAll(e->indices, &changed);
-  return changed ? Load::Make(e->buffer, std::move(idx)) : self;
+  SourceAccess src = MutateSource(e->source, &changed);
+  return changed ? Load::Make(e->buffer, std::move(idx), std::move(src)) : self;
 }
 
 Expr Mutator::Visit(const Unary* e, const Expr& self) {
@@ -109,8 +115,9 @@ Stmt Mutator::Visit(const Assign* s, const Stmt& self) {
 Stmt Mutator::Visit(const Store* s, const Stmt& self) {
   bool changed = false;
   auto idx = MutateAll(s->indices, &changed);
+  SourceAccess src = MutateSource(s->source, &changed);
   Expr v = Mutate(s->value);
-  return changed || v != s->value ? Store::Make(s->buffer, std::move(idx), v) : self;
+  return changed || v != s->value ? Store::Make(s->buffer, std::move(idx), v, std::move(src)) : self;
 }
 
 Stmt Mutator::Visit(const Alloc*, const Stmt& self) { return self; }
@@ -181,6 +188,7 @@ void Visitor::Visit(const FloatImm*) {}
 void Visitor::Visit(const VarRef*) {}
 void Visitor::Visit(const Load* e) {
   for (const Expr& i : e->indices) Walk(i);
+  for (const Expr& i : e->source.indices) Walk(i);
 }
 void Visitor::Visit(const Unary* e) { Walk(e->operand); }
 void Visitor::Visit(const Binary* e) {
@@ -203,6 +211,7 @@ void Visitor::Visit(const LetStmt* s) { Walk(s->value); }
 void Visitor::Visit(const Assign* s) { Walk(s->value); }
 void Visitor::Visit(const Store* s) {
   for (const Expr& i : s->indices) Walk(i);
+  for (const Expr& i : s->source.indices) Walk(i);
   Walk(s->value);
 }
 void Visitor::Visit(const Alloc*) {}

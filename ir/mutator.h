@@ -19,6 +19,8 @@ class Mutator {
 #define TMC_IR_STMT(name) virtual Stmt Visit(const name* s, const Stmt& self);
 #include "ir/node_kinds.def"
   std::vector<Expr> MutateAll(const std::vector<Expr>& es, bool* changed);
+  /// The indices of a kept source access (see SourceAccess), mutated.
+  SourceAccess MutateSource(const SourceAccess& s, bool* changed);
 };
 
 /// Read-only traversal; override the kinds of interest and call the base to

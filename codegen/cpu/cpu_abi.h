@@ -51,6 +51,12 @@ void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const 
 void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, int32_t site);
 /* Checked access (--check-bounds, --check-races): returns `addr` when the
  * access is valid, or a harmless scratch address after recording the fault. */
+/* A per-dimension bounds check failed (--check-bounds): `index` and
+ * `extent` hold the access's `rank` indices and dimensions; the site of
+ * dimension k is `first_site + k`. Records the fault and returns a harmless
+ * scratch address for the access. */
+void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,
+                          int32_t is_write, int32_t first_site);
 void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
                      int32_t is_write, int32_t is_shared, int32_t site);
 

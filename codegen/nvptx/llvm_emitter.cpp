@@ -8,6 +8,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -111,9 +112,11 @@ class Emitter {
     return mod_.getOrInsertFunction(name, llvm::FunctionType::get(ret, params, false));
   }
 
-  int32_t Site() {
+  // A source location for a runtime report: the expression's own range when
+  // it has one, else the statement being emitted.
+  int32_t Site(SourceRange loc = {}) {
     if (!o_.sites) return 0;
-    o_.sites->push_back(cur_loc_);
+    o_.sites->push_back(loc.IsValid() ? loc : cur_loc_);
     return static_cast<int32_t>(o_.sites->size() - 1);
   }
 
@@ -208,7 +211,7 @@ class Emitter {
         auto* st = s->as<Store>();
         llvm::Value* v = Value(st->value);
         if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
-        b_.CreateStore(v, Address(*st->buffer, st->indices, /*is_write=*/true));
+        b_.CreateStore(v, Address(*st->buffer, st->indices, /*is_write=*/true, &st->source, st->loc));
         return;
       }
       case StmtKind::Alloc: {
@@ -317,7 +320,67 @@ class Emitter {
     }
   }
 
-  llvm::Value* Address(const Buffer& buf, const std::vector<Expr>& idx, bool is_write = false) {
+  // The address of an element. With checks on (host), `src` (the access as
+  // written) is checked dimension by dimension first; an index outside its
+  // dimension is reported with the caret on that index and the access goes
+  // to scratch memory instead.
+  llvm::Value* Address(const Buffer& buf, const std::vector<Expr>& idx, bool is_write = false,
+                       const SourceAccess* src = nullptr, SourceRange loc = {}) {
+    if (o_.host && o_.check_accesses && src && *src) return CheckedAddress(buf, idx, is_write, *src, loc);
+    return FlatAddress(buf, idx, is_write, loc);
+  }
+
+  llvm::Value* CheckedAddress(const Buffer& buf, const std::vector<Expr>& idx, bool is_write, const SourceAccess& src,
+                              SourceRange loc) {
+    size_t rank = src.indices.size();
+    auto* i64 = b_.getInt64Ty();
+    std::vector<llvm::Value*> index, extent;
+    llvm::Value* ok = b_.getTrue();
+    for (size_t k = 0; k < rank; ++k) {
+      index.push_back(b_.CreateSExt(Value(src.indices[k]), i64));
+      extent.push_back(b_.CreateSExt(Value(src.buffer->shape[k]), i64));
+      // Unsigned comparison: a negative index is a huge one.
+      ok = b_.CreateAnd(ok, b_.CreateICmpULT(index.back(), extent.back()));
+    }
+    auto* good = llvm::BasicBlock::Create(ctx_, "in_bounds", f_);
+    auto* bad = llvm::BasicBlock::Create(ctx_, "out_of_bounds", f_);
+    auto* join = llvm::BasicBlock::Create(ctx_, "access", f_);
+    b_.CreateCondBr(ok, good, bad, llvm::MDBuilder(ctx_).createBranchWeights(1000, 1));
+    b_.SetInsertPoint(bad);
+    auto* array = llvm::ArrayType::get(i64, rank);
+    llvm::AllocaInst* indices = EntryAlloca(array, "fault_index");
+    llvm::AllocaInst* extents = EntryAlloca(array, "fault_extent");
+    for (size_t k = 0; k < rank; ++k) {
+      b_.CreateStore(index[k], b_.CreateConstInBoundsGEP2_64(array, indices, 0, k));
+      b_.CreateStore(extent[k], b_.CreateConstInBoundsGEP2_64(array, extents, 0, k));
+    }
+    // One site per dimension, consecutive: the runtime reports the first
+    // index that is out of range at its own site.
+    int32_t first_site = -1;
+    for (size_t k = 0; k < rank; ++k) {
+      int32_t site = Site(src.indices[k]->loc.IsValid() ? src.indices[k]->loc : loc);
+      if (k == 0) first_site = site;
+    }
+    llvm::Value* scratch = b_.CreateCall(
+        Runtime("tmc_cpu_index_fault", b_.getPtrTy(),
+                {b_.getPtrTy(), b_.getInt32Ty(), b_.getInt32Ty(), b_.getPtrTy(), b_.getPtrTy(), b_.getInt32Ty(),
+                 b_.getInt32Ty()}),
+        {thread_, b_.getInt32(static_cast<uint32_t>(BufferId(*src.buffer))), b_.getInt32(static_cast<uint32_t>(rank)),
+         indices, extents, b_.getInt32(is_write), b_.getInt32(static_cast<uint32_t>(first_site))});
+    llvm::BasicBlock* bad_end = b_.GetInsertBlock();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(good);
+    llvm::Value* addr = FlatAddress(buf, idx, is_write, loc);
+    llvm::BasicBlock* good_end = b_.GetInsertBlock();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+    llvm::PHINode* phi = b_.CreatePHI(addr->getType(), 2);
+    phi->addIncoming(addr, good_end);
+    phi->addIncoming(scratch, bad_end);  // host code: one address space
+    return phi;
+  }
+
+  llvm::Value* FlatAddress(const Buffer& buf, const std::vector<Expr>& idx, bool is_write, SourceRange loc) {
     TMC_CHECK(idx.size() == 1, "unflattened access to " + buf.name);
     llvm::Value* base = buffers_.at(&buf);
     llvm::Value* i = Value(idx[0]);
@@ -337,7 +400,7 @@ class Emitter {
     return b_.CreateCall(fn, {thread_, addr, b_.CreateSExt(i, b_.getInt64Ty()), extents_.at(&buf),
                               b_.getInt32(static_cast<uint32_t>(ScalarBytes(buf.elem))), b_.getInt32(static_cast<uint32_t>(id)),
                               b_.getInt32(is_write), b_.getInt32(buf.scope == MemScope::Shared),
-                              b_.getInt32(static_cast<uint32_t>(Site()))});
+                              b_.getInt32(static_cast<uint32_t>(Site(loc)))});
   }
 
   int32_t BufferId(const Buffer& b) {
@@ -360,7 +423,7 @@ class Emitter {
       }
       case ExprKind::Load: {
         auto* l = e->as<Load>();
-        llvm::Value* v = b_.CreateLoad(MemTy(l->buffer->elem), Address(*l->buffer, l->indices));
+        llvm::Value* v = b_.CreateLoad(MemTy(l->buffer->elem), Address(*l->buffer, l->indices, false, &l->source, l->loc));
         return l->buffer->elem == ScalarKind::Bool ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
       }
       case ExprKind::Unary: {
@@ -506,7 +569,8 @@ class Emitter {
     }
     std::vector<llvm::Value*> args;
     bool atomic = c->intrinsic >= I::AtomicAdd && c->intrinsic <= I::AtomicCas;
-    for (size_t i = atomic ? 1 : 0; i < c->args.size(); ++i) args.push_back(Value(c->args[i]));
+    for (size_t i = atomic ? 1 : 0; i < c->args.size(); ++i)
+      args.push_back(IsAddressOperand(*c, i) ? nullptr : Value(c->args[i]));
     ScalarKind t = c->type;
     switch (c->intrinsic) {
       case I::Exp: return Libdevice("exp", t, args);
@@ -552,8 +616,16 @@ class Emitter {
         auto* src = c->args[1]->as<Load>();
         int64_t bytes = *AsConstInt(c->args[2]);
         if (o_.host) {  // the copy completes at once, which any wait allows
-          b_.CreateMemCpy(Address(*dst->buffer, dst->indices, true), llvm::MaybeAlign(bytes),
-                          Address(*src->buffer, src->indices), llvm::MaybeAlign(bytes), static_cast<uint64_t>(bytes));
+          // The first element of each operand is checked as written; with
+          // checks on, the last element of the copy too.
+          llvm::Value* to = Address(*dst->buffer, dst->indices, true, &dst->source, dst->loc);
+          llvm::Value* from = Address(*src->buffer, src->indices, false, &src->source, src->loc);
+          int64_t last = bytes / ScalarBytes(dst->buffer->elem) - 1;
+          if (o_.check_accesses && last > 0)
+            for (const Load* op : {dst, src})
+              FlatAddress(*op->buffer, {Binary::Make(BinaryOp::Add, op->indices[0], IntImm::Make(op->indices[0]->type, last))},
+                          op == dst, op->loc);
+          b_.CreateMemCpy(to, llvm::MaybeAlign(bytes), from, llvm::MaybeAlign(bytes), static_cast<uint64_t>(bytes));
           return b_.getInt32(0);
         }
         LI::ID id = bytes == 16 ? LI::nvvm_cp_async_cg_shared_global_16
@@ -635,12 +707,24 @@ class Emitter {
     return b_.getInt32(0);
   }
 
+  // Operands that are Loads standing for an address (copy source and
+  // destination, a row of ldmatrix, a tensor passed to a function): not
+  // read as values, which would be a false read under the race check.
+  static bool IsAddressOperand(const Call& c, size_t i) {
+    switch (c.intrinsic) {
+      case Intrinsic::CpAsync: return i < 2;
+      case Intrinsic::LdMatrixX4: return i == 0;
+      case Intrinsic::CallFunc: return c.callee->params[i].buffer != nullptr;
+      default: return false;
+    }
+  }
+
   // ldmatrix.sync.aligned.m8n8.x4.shared.b16: four 8x8 matrices, one row
   // address per lane, into registers a0..a7 (two halves per 32-bit word).
   llvm::Value* LdMatrix(const Call& c) {
     const Buffer& a = *c.buffers[0];
     auto* row = c.args[0]->as<Load>();
-    llvm::Value* addr = Address(*row->buffer, row->indices);
+    llvm::Value* addr = Address(*row->buffer, row->indices, false, &row->source, row->loc);
     if (o_.host) {
       llvm::Type* p = b_.getPtrTy();
       b_.CreateCall(Runtime("tmc_cpu_ldmatrix_x4", b_.getVoidTy(), {p, p, p, b_.getInt32Ty()}),
@@ -688,7 +772,7 @@ class Emitter {
   llvm::Value* Atomic(const Call* c, const std::vector<llvm::Value*>& args) {
     auto* target = c->args[0]->as<Load>();
     TMC_CHECK(target, "atomic without a target element");
-    llvm::Value* addr = Address(*target->buffer, target->indices);
+    llvm::Value* addr = Address(*target->buffer, target->indices, false, &target->source, target->loc);
     ScalarKind t = c->type;
     auto order = llvm::AtomicOrdering::Monotonic;
     if (c->intrinsic == Intrinsic::AtomicCas) {

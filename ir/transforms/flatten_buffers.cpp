@@ -16,18 +16,34 @@ Expr Add(Expr a, Expr b) { return Binary::Make(BinaryOp::Add, std::move(a), std:
 Expr Mul(Expr a, Expr b) { return Binary::Make(BinaryOp::Mul, std::move(a), std::move(b)); }
 
 class Flatten : public Mutator {
+ public:
+  explicit Flatten(bool keep_source) : keep_source_(keep_source) {}
+
  protected:
   Expr Visit(const Load* l, const Expr& self) override {
     bool changed = false;
     auto idx = MutateAll(l->indices, &changed);
     (void)self;
-    return Load::Make(l->buffer, {FlatOffset(*l->buffer, idx)});
+    return Load::Make(l->buffer, {FlatOffset(*l->buffer, idx)}, Source(l->buffer, idx, l->source));
   }
   Stmt Visit(const Store* s, const Stmt&) override {
     bool changed = false;
     auto idx = MutateAll(s->indices, &changed);
-    return Store::Make(s->buffer, {FlatOffset(*s->buffer, idx)}, Mutate(s->value));
+    return Store::Make(s->buffer, {FlatOffset(*s->buffer, idx)}, Mutate(s->value), Source(s->buffer, idx, s->source));
   }
+
+ private:
+  // The access as written, for per-dimension bounds checks: one kept by an
+  // earlier pass (a distributed tensor's logical indices) wins.
+  SourceAccess Source(const BufferPtr& b, const std::vector<Expr>& idx, const SourceAccess& earlier) {
+    if (!keep_source_) return {};
+    if (earlier) {
+      bool changed = false;
+      return MutateSource(earlier, &changed);
+    }
+    return SourceAccess{b, idx};
+  }
+  bool keep_source_;
 };
 
 }  // namespace
@@ -62,10 +78,10 @@ Expr FlatOffset(const Buffer& b, const std::vector<Expr>& indices) {
   return off;
 }
 
-void FlattenBuffers(Function& fn, PassContext&) {
+void FlattenBuffers(Function& fn, PassContext& ctx) {
   // Parameters of global buffers index in i64: convert their shapes once
   // here, where the offsets are built (see FlatOffset).
-  fn.body = Flatten().Mutate(fn.body);
+  fn.body = Flatten(ctx.keep_source_indices).Mutate(fn.body);
 }
 
 }  // namespace tmc::ir

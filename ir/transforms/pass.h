@@ -9,6 +9,7 @@ namespace tmc::ir {
 struct PassContext {
   DiagnosticEngine* diags = nullptr;  // for user errors found late (e.g. shared memory)
   int sm_arch = 80;                   // target compute capability, e.g. 80 or 90
+  bool keep_source_indices = false;   // keep SourceAccess on lowered accesses (checked CPU runs)
 };
 
 }  // namespace tmc::ir

@@ -400,6 +400,27 @@ void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, in
       a[2 * k + i] = static_cast<const uint16_t*>(w.ptrs[phase][8 * k + g][0])[2 * tq + i];
 }
 
+void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,
+                          int32_t is_write, int32_t first_site) {
+  using namespace tmc::runtime;
+  CpuFinding f{CpuFinding::Kind::IndexOutOfBounds};
+  f.buffer = buffer;
+  f.thread = t->linear_tid;
+  f.write = is_write != 0;
+  f.rank = std::min(rank, CpuFinding::kMaxRank);
+  for (int32_t k = 0; k < rank; ++k) {
+    if (k < CpuFinding::kMaxRank) f.index[k] = index[k];
+    if (f.dim < 0 && (index[k] < 0 || index[k] >= extent[k])) {
+      f.dim = k;
+      f.offset = index[k];
+      f.extent = extent[k];
+      f.site = first_site + k;
+    }
+  }
+  Record(f);
+  return g_scratch;
+}
+
 void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
                      int32_t is_write, int32_t /*is_shared*/, int32_t site) {
   using namespace tmc::runtime;

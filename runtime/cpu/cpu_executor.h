@@ -15,7 +15,8 @@
 namespace tmc::runtime {
 
 struct CpuFinding {
-  enum class Kind { OutOfBounds, Race, BarrierDivergence };
+  enum class Kind { OutOfBounds, IndexOutOfBounds, Race, BarrierDivergence };
+  static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   Kind kind;
   int32_t site = -1;        // where (a site id of the compiled kernel)
   int32_t other_site = -1;  // races: the other access; divergence: the barrier
@@ -25,6 +26,10 @@ struct CpuFinding {
   int32_t block[3] = {0, 0, 0};
   bool write = false, other_write = false;
   int64_t count = 1;  // how many times this finding (same kind and site) occurred
+  // IndexOutOfBounds: the access's indices; `dim` is the first one outside
+  // [0, extent) (`offset` is its index).
+  int32_t rank = 0, dim = -1;
+  int64_t index[kMaxRank] = {};
 };
 
 struct CpuLaunch {

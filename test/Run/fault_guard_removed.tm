@@ -13,5 +13,5 @@ kernel add_unguarded(X: f32[N], Y: f32[N], Z: f32[N]) implements add grid(cdiv(N
   }
 }
 // DIVIDES: result:     PASS
-// CHECK: fault_guard_removed.tm:12:5: error: out-of-bounds read of 'X' in kernel 'add_unguarded': element 1000 is outside [0, 1000) (thread 232 of block (0, 0, 0); 24 such accesses)
+// CHECK: fault_guard_removed.tm:12:12: error: out-of-bounds read of 'X' in kernel 'add_unguarded': X[1000]: index 1000 of dimension 0 is outside [0, 1000) (thread 232 of block (0, 0, 0); 24 such accesses)
 // CHECK: error: out-of-bounds write of 'Z'

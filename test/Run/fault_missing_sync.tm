@@ -28,6 +28,6 @@ kernel transpose_racy(X: f32[R, C], Y: f32[C, R])
 }
 // CHECK: fault_missing_sync.tm:17:7: error: data race on 'tile' element {{[0-9]+}} in kernel 'transpose_racy': a write by thread {{[0-9]+}} and a read by thread {{[0-9]+}} of block (0, 0, 0) between the same barriers
 // CHECK-NEXT: tile[i, j] = X[r, c];
-// CHECK: fault_missing_sync.tm:25:7: note: the read by thread
-// CHECK: fault_missing_sync.tm:25:7: error: data race on 'tile'
+// CHECK: fault_missing_sync.tm:25:17: note: the read by thread
+// CHECK: fault_missing_sync.tm:25:17: error: data race on 'tile'
 // CHECK: 2 errors generated.

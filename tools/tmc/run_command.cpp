@@ -127,7 +127,8 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_shfl32", reinterpret_cast<void*>(&tmc_cpu_shfl32)},
           {"tmc_cpu_mma_m16n8k16", reinterpret_cast<void*>(&tmc_cpu_mma_m16n8k16)},
           {"tmc_cpu_ldmatrix_x4", reinterpret_cast<void*>(&tmc_cpu_ldmatrix_x4)},
-          {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)}};
+          {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)},
+          {"tmc_cpu_index_fault", reinterpret_cast<void*>(&tmc_cpu_index_fault)}};
 }
 
 }  // namespace
@@ -167,6 +168,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
 
   std::unique_ptr<ir::Module> module = ir::LowerFromAst(*m);
   ir::PassContext ctx{&diags, o.sm};
+  ctx.keep_source_indices = o.check_bounds;  // per-dimension bounds checks
   std::string log;
   if (!ir::RunPipeline(*module, ctx, {}, &log) || diags.HasErrors()) return 1;
   const ir::Function* fn = nullptr;
@@ -346,6 +348,15 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
                        f.offset, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
                        f.count > 1 ? fmt::format("; {} such accesses", f.count) : "");
           break;
+        case runtime::CpuFinding::Kind::IndexOutOfBounds: {
+          std::string element = buffer(f.buffer) + "[";
+          for (int32_t k = 0; k < f.rank; ++k) element += (k ? ", " : "") + std::to_string(f.index[k]);
+          element += "]";
+          diags.Report(site(f.site), DiagKind::RunIndexOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), fn->name,
+                       element, f.offset, f.dim, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
+                       f.count > 1 ? fmt::format("; {} such accesses", f.count) : "");
+          break;
+        }
         case runtime::CpuFinding::Kind::Race:
           diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name, f.write ? "a write" : "a read",
                        f.thread, f.other_write ? "a write" : "a read", f.other_thread, f.block[0], f.block[1], f.block[2])
