@@ -222,6 +222,42 @@ void Fill(HostTensor& t, const std::vector<ast::Ident>& indices, const ast::Expr
   for (const ast::Ident& i : indices) env.scalars.erase(i.name);
 }
 
+// Binds the op's parameters (tensors, scalars, shape symbols) in `env`.
+bool BindInputs(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, Env& env, std::string* error) {
+  if (inputs.size() != op.params.size()) {
+    *error = "op '" + op.name.name + "' takes " + std::to_string(op.params.size()) + " inputs";
+    return false;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ast::Param& p = op.params[i];
+    env.tensors[p.name.name] = &inputs[i];
+    if (!p.type.is_tensor) {
+      env.scalars[p.name.name] = inputs[i].values.at(0);
+      continue;
+    }
+    for (size_t d = 0; d < p.type.dims.size(); ++d)
+      if (auto* n = ast::dyn_cast<ast::NameExpr>(p.type.dims[d]))
+        if (!env.scalars.count(n->name)) env.scalars[n->name] = static_cast<double>(inputs[i].shape.at(d));
+  }
+  return true;
+}
+
+// The shape of the tensor statement `st` defines.
+std::vector<int64_t> StatementShape(const ast::OpDecl& op, const ast::OpStmt& st, Env& env) {
+  std::vector<int64_t> shape;
+  if (st.is_let) {
+    for (const ast::Ident& i : st.indices) {
+      std::optional<int64_t> e = FindExtent(st.value, i.name, env);
+      if (!e) throw Failure{"cannot find the extent of '" + i.name + "'"};
+      shape.push_back(*e);
+    }
+  } else {
+    Evaluator ev(env);
+    for (ast::Expr* d : op.result.dims) shape.push_back(ev.Extent(d));
+  }
+  return shape;
+}
+
 }  // namespace
 
 int64_t HostTensor::Size() const {
@@ -230,39 +266,40 @@ int64_t HostTensor::Size() const {
   return n;
 }
 
+bool OpStatementShapes(const ast::OpDecl& op, const std::vector<HostTensor>& inputs,
+                       std::vector<std::vector<int64_t>>* shapes, std::map<std::string, double>* symbols,
+                       std::string* error) {
+  Env env;
+  if (!BindInputs(op, inputs, env, error)) return false;
+  *symbols = env.scalars;
+  std::vector<std::unique_ptr<HostTensor>> placeholders;  // shapes only, for later extents
+  try {
+    for (const ast::OpStmt& st : op.body) {
+      auto t = std::make_unique<HostTensor>();
+      t->shape = StatementShape(op, st, env);
+      shapes->push_back(t->shape);
+      if (!st.is_let) return true;
+      env.tensors[st.name.name] = t.get();
+      placeholders.push_back(std::move(t));
+    }
+  } catch (const Failure& f) {
+    *error = f.what;
+    return false;
+  }
+  *error = "op '" + op.name.name + "' has no 'out'";
+  return false;
+}
+
 bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error,
                 int64_t* flops) {
   if (flops) *flops = 0;
-  if (inputs.size() != op.params.size()) {
-    *error = "op '" + op.name.name + "' takes " + std::to_string(op.params.size()) + " inputs";
-    return false;
-  }
   Env env;
+  if (!BindInputs(op, inputs, env, error)) return false;
   std::vector<std::unique_ptr<HostTensor>> owned;
   try {
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const ast::Param& p = op.params[i];
-      env.tensors[p.name.name] = &inputs[i];
-      if (!p.type.is_tensor) {
-        env.scalars[p.name.name] = inputs[i].values.at(0);
-        continue;
-      }
-      for (size_t d = 0; d < p.type.dims.size(); ++d)
-        if (auto* n = ast::dyn_cast<ast::NameExpr>(p.type.dims[d]))
-          if (!env.scalars.count(n->name)) env.scalars[n->name] = static_cast<double>(inputs[i].shape.at(d));
-    }
-    Evaluator ev(env);
     for (const ast::OpStmt& st : op.body) {
       auto t = std::make_unique<HostTensor>();
-      if (st.is_let) {
-        for (const ast::Ident& i : st.indices) {
-          std::optional<int64_t> e = FindExtent(st.value, i.name, env);
-          if (!e) throw Failure{"cannot find the extent of '" + i.name + "'"};
-          t->shape.push_back(*e);
-        }
-      } else {
-        for (ast::Expr* d : op.result.dims) t->shape.push_back(ev.Extent(d));
-      }
+      t->shape = StatementShape(op, st, env);
       t->values.assign(static_cast<size_t>(t->Size()), 0.0);
       Fill(*t, st.indices, st.value, env, flops);
       if (!st.is_let) {

@@ -3,6 +3,7 @@
 // an op.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,5 +26,13 @@ struct HostTensor {
 /// `tmc run --bench` divides by the kernel's time.
 bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error,
                 int64_t* flops = nullptr);
+
+/// The shapes of the tensors `op`'s statements define, in order (`let`
+/// intermediates, then `out`), found as EvaluateOp finds them, and the
+/// values of the shape symbols and scalar parameters bound by `inputs`.
+/// For code that evaluates ops another way (the compiled reference).
+bool OpStatementShapes(const ast::OpDecl& op, const std::vector<HostTensor>& inputs,
+                       std::vector<std::vector<int64_t>>* shapes, std::map<std::string, double>* symbols,
+                       std::string* error);
 
 }  // namespace tmc::ir

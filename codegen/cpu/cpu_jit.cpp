@@ -21,31 +21,23 @@ CpuModule::CpuModule() = default;
 CpuModule::~CpuModule() = default;
 CpuModule::CpuModule(CpuModule&&) noexcept = default;
 
-bool CompileForCpu(const ir::Module& m, bool check_accesses, const std::map<std::string, void*>& runtime_fns,
-                   CpuModule* out, std::string* error) {
+std::unique_ptr<llvm::orc::LLJIT> JitForHost(std::unique_ptr<llvm::Module> mod, std::unique_ptr<llvm::LLVMContext> context,
+                                             const std::map<std::string, void*>& symbols, std::string* error) {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
-  auto context = std::make_unique<llvm::LLVMContext>();
-  LlvmEmitOptions options;
-  options.host = true;
-  options.check_accesses = check_accesses;
-  options.sites = &out->sites;
-  options.buffer_names = &out->buffer_names;
-  std::unique_ptr<llvm::Module> mod = EmitLlvm(m, *context, options);
-
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
     *error = llvm::toString(jtmb.takeError());
-    return false;
+    return nullptr;
   }
   jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
   auto tm = jtmb->createTargetMachine();
   if (!tm) {
     *error = llvm::toString(tm.takeError());
-    return false;
+    return nullptr;
   }
   mod->setDataLayout((*tm)->createDataLayout());
   mod->setTargetTriple((*tm)->getTargetTriple().str());
@@ -66,40 +58,52 @@ bool CompileForCpu(const ir::Module& m, bool check_accesses, const std::map<std:
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) {
     *error = llvm::toString(jit.takeError());
-    return false;
+    return nullptr;
   }
   llvm::orc::JITDylib& jd = (*jit)->getMainJITDylib();
   llvm::orc::MangleAndInterner mangle((*jit)->getExecutionSession(), (*jit)->getDataLayout());
-  llvm::orc::SymbolMap runtime;
-  auto add = [&](const char* name, void* fn) {
-    runtime[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
-                             llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
-  };
-  for (const auto& [name, fn] : runtime_fns) add(name.c_str(), fn);
-  if (auto err = jd.define(llvm::orc::absoluteSymbols(std::move(runtime)))) {
+  llvm::orc::SymbolMap given;
+  for (const auto& [name, fn] : symbols)
+    given[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                           llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (auto err = jd.define(llvm::orc::absoluteSymbols(std::move(given)))) {
     *error = llvm::toString(std::move(err));
-    return false;
+    return nullptr;
   }
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess((*jit)->getDataLayout().getGlobalPrefix());
   if (!process) {
     *error = llvm::toString(process.takeError());
-    return false;
+    return nullptr;
   }
   jd.addGenerator(std::move(*process));
   if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(context)))) {
     *error = llvm::toString(std::move(err));
-    return false;
+    return nullptr;
   }
+  return std::move(*jit);
+}
+
+bool CompileForCpu(const ir::Module& m, bool check_accesses, const std::map<std::string, void*>& runtime_fns,
+                   CpuModule* out, std::string* error) {
+  auto context = std::make_unique<llvm::LLVMContext>();
+  LlvmEmitOptions options;
+  options.host = true;
+  options.check_accesses = check_accesses;
+  options.sites = &out->sites;
+  options.buffer_names = &out->buffer_names;
+  std::unique_ptr<llvm::Module> mod = EmitLlvm(m, *context, options);
+  std::unique_ptr<llvm::orc::LLJIT> jit = JitForHost(std::move(mod), std::move(context), runtime_fns, error);
+  if (!jit) return false;
   for (const auto& f : m.functions) {
     if (f->kind != ir::Function::Kind::Kernel) continue;
-    auto sym = (*jit)->lookup(f->name);
+    auto sym = jit->lookup(f->name);
     if (!sym) {
       *error = llvm::toString(sym.takeError());
       return false;
     }
     out->kernels[f->name] = sym->toPtr<tmc_cpu_kernel_fn>();
   }
-  out->jit = std::move(*jit);
+  out->jit = std::move(jit);
   return true;
 }
 

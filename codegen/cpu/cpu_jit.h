@@ -9,9 +9,13 @@
 #include "ir/ir.h"
 #include "codegen/cpu/cpu_abi.h"
 
-namespace llvm::orc {
+namespace llvm {
+class LLVMContext;
+class Module;
+namespace orc {
 class LLJIT;
 }
+}  // namespace llvm
 
 namespace tmc::codegen {
 
@@ -25,6 +29,12 @@ struct CpuModule {
   ~CpuModule();
   CpuModule(CpuModule&&) noexcept;
 };
+
+/// Optimizes `mod` (O2) for this machine and adds it to a new JIT, with
+/// `symbols` (name -> address) and the process's own symbols (libm, the
+/// compiler runtime) to link against. Returns null with `error` on failure.
+std::unique_ptr<llvm::orc::LLJIT> JitForHost(std::unique_ptr<llvm::Module> mod, std::unique_ptr<llvm::LLVMContext> context,
+                                             const std::map<std::string, void*>& symbols, std::string* error);
 
 /// Compiles every kernel of `m` (after the IR pipeline) for this machine at
 /// -O2; with `check_accesses`, every memory access is checked by the

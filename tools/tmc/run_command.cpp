@@ -15,6 +15,7 @@
 #include <tuple>
 
 #include "codegen/cpu/cpu_jit.h"
+#include "codegen/cpu/op_reference_jit.h"
 #include "codegen/kernel_metadata.h"
 #include "codegen/nvptx/llvm_emitter.h"
 #include "codegen/nvptx/nvptx_backend.h"
@@ -420,7 +421,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     }
     ir::HostTensor ref;
     std::string error;
-    if (!ir::EvaluateOp(*op, ordered, &ref, &error, &op_flops)) return fail("reference evaluation failed: " + error);
+    if (!codegen::EvaluateOpCompiled(*op, ordered, &ref, &error, &op_flops)) return fail("reference evaluation failed: " + error);
     if (ref.Size() != out.Size()) return fail("the op's result and the kernel's output differ in size");
     double diff2 = 0, ref2 = 0, max_abs = 0;
     for (int64_t e = 0; e < out.Size(); ++e) {
