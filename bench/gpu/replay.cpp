@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/half.h"
+#include "runtime/output_check.h"
 #include "runtime/tmc_runtime.hpp"
 
 namespace {
@@ -39,24 +39,6 @@ int DtypeIndex(const std::string& s) {
   return -1;
 }
 
-double Element(const std::string& dtype, const char* p) {
-  if (dtype == "f32") { float f; std::memcpy(&f, p, 4); return f; }
-  if (dtype == "f64") { double d; std::memcpy(&d, p, 8); return d; }
-  if (dtype == "f16" || dtype == "bf16") {
-    uint16_t h;
-    std::memcpy(&h, p, 2);
-    return dtype == "f16" ? tmc::runtime::HalfToFloat(h) : tmc::runtime::Bf16ToFloat(h);
-  }
-  if (dtype == "i32") { int32_t v; std::memcpy(&v, p, 4); return v; }
-  if (dtype == "u32") { uint32_t v; std::memcpy(&v, p, 4); return v; }
-  if (dtype == "i64") { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
-  if (dtype == "i16") { int16_t v; std::memcpy(&v, p, 2); return v; }
-  if (dtype == "u16") { uint16_t v; std::memcpy(&v, p, 2); return v; }
-  if (dtype == "u64") { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
-  if (dtype == "u8") return static_cast<uint8_t>(*p);
-  return static_cast<int8_t>(*p);
-}
-
 size_t Bytes(const std::string& dtype) {
   if (dtype == "f64" || dtype == "i64" || dtype == "u64") return 8;
   if (dtype == "f32" || dtype == "i32" || dtype == "u32") return 4;
@@ -74,12 +56,13 @@ bool Replay(tmc_context* ctx, const std::string& dir) {
   std::string ptx = Read(dir + "/kernel.ptx"), meta = Read(dir + "/meta.json"), args_bin = Read(dir + "/args.bin");
   std::string expected_bin = Read(dir + "/expected.bin");
   std::string kernel_name, word;
-  double tolerance = 0;
+  double tolerance = 0, atol = 0;
   std::vector<TensorEntry> tensors;
   std::vector<tmc_arg> args;
   while (manifest >> word) {
     if (word == "kernel") manifest >> kernel_name;
     else if (word == "tolerance") manifest >> tolerance;
+    else if (word == "atol") manifest >> atol;
     else if (word == "tensor") {
       TensorEntry t;
       int rank = 0, out = 0;
@@ -129,30 +112,22 @@ bool Replay(tmc_context* ctx, const std::string& dir) {
   const TensorEntry& out = tensors[output];
   std::string result(out.bytes, '\0');
   if (tmc_copy_to_host(ctx, result.data(), device[output], out.bytes) != TMC_SUCCESS) return fail(tmc_last_error());
-  size_t n = out.bytes / Bytes(out.dtype);
-  double diff2 = 0, ref2 = 0;
-  size_t nan = 0;
-  for (size_t e = 0; e < n; ++e) {
-    double got = Element(out.dtype, result.data() + e * Bytes(out.dtype));
-    double want;
-    std::memcpy(&want, expected_bin.data() + e * 8, 8);
-    if (std::isnan(got)) {
-      ++nan;
-      continue;
-    }
-    diff2 += (got - want) * (got - want);
-    ref2 += want * want;
-  }
-  double rel = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  int64_t n = static_cast<int64_t>(out.bytes / Bytes(out.dtype));
+  std::vector<double> want(static_cast<size_t>(n));
+  std::memcpy(want.data(), expected_bin.data(), want.size() * sizeof(double));
+  tmc_dtype type = static_cast<tmc_dtype>(DtypeIndex(out.dtype));
+  std::vector<bool> unwritten(static_cast<size_t>(n));
+  for (int64_t e = 0; e < n; ++e) unwritten[static_cast<size_t>(e)] = tmc::runtime::IsPoison(result.data(), type, e, 0);
+  tmc::runtime::Comparison c = tmc::runtime::CompareOutput(result.data(), type, n, want.data(), {tolerance, atol}, unwritten);
   // Timing: warm up, then the median of 20 launches, timed with events.
   double median = 0, spread = 0;
   if (tmc::TimeLaunches(ctx, kernel, args, 3, 20, &median, &spread) != TMC_SUCCESS) return fail(tmc_last_error());
   for (uint64_t d : device)
     if (d) tmc_free(ctx, d);
   tmc_module_unload(module);
-  bool pass = nan == 0 && rel <= tolerance;
-  std::printf("%s  %s  rel_l2=%.3e  unwritten=%zu  median=%.4f ms\n", pass ? "PASS" : "FAIL", dir.c_str(), rel, nan, median);
-  return pass;
+  std::printf("%s  %s  rel_l2=%.3e  nan=%lld  unwritten=%lld  median=%.4f ms\n", c.pass ? "PASS" : "FAIL", dir.c_str(),
+              c.rel_l2, static_cast<long long>(c.nan), static_cast<long long>(c.unwritten), median);
+  return c.pass;
 }
 
 }  // namespace

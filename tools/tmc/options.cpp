@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 
 #include "ir/transforms/pipeline.h"
@@ -54,6 +56,11 @@ run options:
   --bench                 time repeated runs (median, spread, GB/s)
   --save-case DIR         also write the PTX, metadata, inputs and reference
                           output to DIR, for bench/gpu/check.sh to replay on a GPU
+  --arg NAME=VALUE,...    values of scalar parameters (default: 1, 1.0, true)
+  --rtol X, --atol X      tolerances (default: per output type, docs/runtime.md)
+  --init-output=nan|zero  the output before the run: NaN (or an integer
+                          sentinel) to find unwritten elements (default), or
+                          zero for kernels that accumulate into it
 
 mapping options:
   --worker W              list the tasks of worker W
@@ -163,6 +170,28 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
       if (!found) return Fail("unknown --arch '" + v + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
     } else if (value_of(a, "--save-case", &v)) {
       o->save_case = v;
+    } else if (value_of(a, "--arg", &v)) {
+      size_t start = 0;
+      while (start <= v.size()) {
+        size_t comma = v.find(',', start);
+        std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        size_t eq = item.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+          return Fail("--arg expects NAME=VALUE[,...], got '" + item + "'");
+        std::string name = item.substr(0, eq);
+        if (o->args.count(name)) return Fail("--arg gives '" + name + "' twice");
+        o->args[name] = item.substr(eq + 1);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+      }
+    } else if (value_of(a, "--rtol", &v) || value_of(a, "--atol", &v)) {
+      char* end = nullptr;
+      double x = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(x >= 0) || std::isinf(x)) return Fail("invalid tolerance '" + v + "' (expected a number >= 0)");
+      (a.rfind("--rtol", 0) == 0 ? o->rtol : o->atol) = x;
+    } else if (value_of(a, "--init-output", &v)) {
+      if (v != "nan" && v != "zero") return Fail("unknown --init-output '" + v + "' (expected nan or zero)");
+      o->init_output = v;
     } else if (value_of(a, "--kernel", &v)) {
       o->kernel = v;
     } else if (value_of(a, "--target", &v)) {
@@ -181,6 +210,7 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
         int64_t n;
         if (eq == std::string::npos || eq == 0 || !ParseInt(item.substr(eq + 1), &n) || n <= 0)
           return Fail("--shape expects NAME=POSITIVE_INT[,...], got '" + item + "'");
+        if (o->shapes.count(item.substr(0, eq))) return Fail("--shape gives '" + item.substr(0, eq) + "' twice");
         o->shapes[item.substr(0, eq)] = n;
         if (comma == std::string::npos) break;
         start = comma + 1;

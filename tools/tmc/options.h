@@ -40,6 +40,9 @@ struct Options {
   bool check_races = false;
   bool bench = false;
   std::string save_case;  // --save-case DIR: write a GPU replay case
+  std::map<std::string, std::string> args;  // --arg NAME=VALUE: scalar arguments
+  std::optional<double> rtol, atol;         // --rtol / --atol (default: per output type)
+  std::string init_output = "nan";          // --init-output=nan|zero
   // tmc mapping
   std::optional<int64_t> worker;
   std::optional<int64_t> threads;

@@ -8,9 +8,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <tuple>
 
@@ -21,14 +23,17 @@
 #include "codegen/nvptx/nvptx_backend.h"
 #include "frontend/compilation.h"
 #include "ir/from_ast.h"
+#include "ir/printer.h"
 #include "ir/reference_eval.h"
 #include "ir/transforms/pipeline.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/half.h"
+#include "runtime/output_check.h"
 #include "runtime/tmc_runtime.hpp"
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <llvm/IR/LLVMContext.h>
 
@@ -51,76 +56,74 @@ struct Storage {
   size_t Bytes() const { return static_cast<size_t>(Size()) * static_cast<size_t>(ScalarBytes(dtype)); }
 };
 
-double Get(const Storage& s, int64_t i) {
-  const char* p = reinterpret_cast<const char*>(s.words.data()) + i * ScalarBytes(s.dtype);
-  switch (s.dtype) {
-    case ScalarKind::Bool: case ScalarKind::I8: return *reinterpret_cast<const int8_t*>(p);
-    case ScalarKind::U8: return *reinterpret_cast<const uint8_t*>(p);
-    case ScalarKind::I16: return *reinterpret_cast<const int16_t*>(p);
-    case ScalarKind::U16: return *reinterpret_cast<const uint16_t*>(p);
-    case ScalarKind::I32: return *reinterpret_cast<const int32_t*>(p);
-    case ScalarKind::U32: return *reinterpret_cast<const uint32_t*>(p);
-    case ScalarKind::I64: return static_cast<double>(*reinterpret_cast<const int64_t*>(p));
-    case ScalarKind::U64: return static_cast<double>(*reinterpret_cast<const uint64_t*>(p));
-    case ScalarKind::F16: return runtime::HalfToFloat(*reinterpret_cast<const uint16_t*>(p));
-    case ScalarKind::BF16: return runtime::Bf16ToFloat(*reinterpret_cast<const uint16_t*>(p));
-    case ScalarKind::F32: return *reinterpret_cast<const float*>(p);
-    case ScalarKind::F64: return *reinterpret_cast<const double*>(p);
-  }
-  return 0;
-}
+tmc_dtype Dtype(ScalarKind k) { return static_cast<tmc_dtype>(static_cast<int>(k)); }
+double Get(const Storage& s, int64_t i) { return runtime::ElementValue(s.words.data(), Dtype(s.dtype), i); }
+void Set(Storage& s, int64_t i, double v) { runtime::SetElement(s.data(), Dtype(s.dtype), i, v); }
 
-void Set(Storage& s, int64_t i, double v) {
-  char* p = s.data() + i * ScalarBytes(s.dtype);
-  switch (s.dtype) {
-    case ScalarKind::Bool: *reinterpret_cast<int8_t*>(p) = v != 0; break;
-    case ScalarKind::I8: *reinterpret_cast<int8_t*>(p) = static_cast<int8_t>(v); break;
-    case ScalarKind::U8: *reinterpret_cast<uint8_t*>(p) = static_cast<uint8_t>(v); break;
-    case ScalarKind::I16: *reinterpret_cast<int16_t*>(p) = static_cast<int16_t>(v); break;
-    case ScalarKind::U16: *reinterpret_cast<uint16_t*>(p) = static_cast<uint16_t>(v); break;
-    case ScalarKind::I32: *reinterpret_cast<int32_t*>(p) = static_cast<int32_t>(v); break;
-    case ScalarKind::U32: *reinterpret_cast<uint32_t*>(p) = static_cast<uint32_t>(v); break;
-    case ScalarKind::I64: *reinterpret_cast<int64_t*>(p) = static_cast<int64_t>(v); break;
-    case ScalarKind::U64: *reinterpret_cast<uint64_t*>(p) = static_cast<uint64_t>(v); break;
-    case ScalarKind::F16: *reinterpret_cast<uint16_t*>(p) = runtime::FloatToHalf(static_cast<float>(v)); break;
-    case ScalarKind::BF16: *reinterpret_cast<uint16_t*>(p) = runtime::FloatToBf16(static_cast<float>(v)); break;
-    case ScalarKind::F32: *reinterpret_cast<float*>(p) = static_cast<float>(v); break;
-    case ScalarKind::F64: *reinterpret_cast<double*>(p) = v; break;
-  }
-}
-
-// Integer IR expressions over the launch's symbols (shapes, grid formulas).
-std::optional<int64_t> EvalInt(const Expr& e, const std::map<const ir::Var*, int64_t>& vars) {
+// Integer IR expressions over the launch's symbols (shapes, grid formulas),
+// in 64 bits with overflow and division by zero reported in `why`.
+std::optional<int64_t> EvalInt(const Expr& e, const std::map<const ir::Var*, int64_t>& vars, std::string* why = nullptr) {
+  auto no = [&](const char* what) -> std::optional<int64_t> {
+    if (why && why->empty()) *why = what;
+    return std::nullopt;
+  };
   if (auto c = ir::AsConstInt(e)) return c;
   if (auto* v = e->as<ir::VarRef>()) {
     auto it = vars.find(v->var.get());
-    if (it == vars.end()) return std::nullopt;
+    if (it == vars.end()) return no("uses a value that is not known before the launch");
     return it->second;
   }
-  if (auto* c = e->as<ir::Cast>()) return EvalInt(c->operand, vars);
+  if (auto* c = e->as<ir::Cast>()) return EvalInt(c->operand, vars, why);
   auto* b = e->as<ir::Binary>();
-  if (!b) return std::nullopt;
-  auto x = EvalInt(b->lhs, vars), y = EvalInt(b->rhs, vars);
+  if (!b) return no("is not an integer formula");
+  auto x = EvalInt(b->lhs, vars, why), y = EvalInt(b->rhs, vars, why);
   if (!x || !y) return std::nullopt;
+  int64_t r = 0;
   switch (b->op) {
-    case ir::BinaryOp::Add: return *x + *y;
-    case ir::BinaryOp::Sub: return *x - *y;
-    case ir::BinaryOp::Mul: return *x * *y;
-    case ir::BinaryOp::Div: return *y ? std::optional<int64_t>(*x / *y) : std::nullopt;
-    case ir::BinaryOp::Mod: return *y ? std::optional<int64_t>(*x % *y) : std::nullopt;
+    case ir::BinaryOp::Add: if (__builtin_add_overflow(*x, *y, &r)) return no("overflows 64 bits"); return r;
+    case ir::BinaryOp::Sub: if (__builtin_sub_overflow(*x, *y, &r)) return no("overflows 64 bits"); return r;
+    case ir::BinaryOp::Mul: if (__builtin_mul_overflow(*x, *y, &r)) return no("overflows 64 bits"); return r;
+    case ir::BinaryOp::Div:
+      if (*y == 0) return no("divides by zero");
+      return *x / *y;
+    case ir::BinaryOp::Mod:
+      if (*y == 0) return no("divides by zero");
+      return *x % *y;
     case ir::BinaryOp::Min: return std::min(*x, *y);
     case ir::BinaryOp::Max: return std::max(*x, *y);
-    default: return std::nullopt;
+    default: return no("is not an integer formula");
   }
 }
 
-double Tolerance(ScalarKind k) {
-  switch (k) {
-    case ScalarKind::F16: case ScalarKind::BF16: return 1e-2;
-    case ScalarKind::F32: return 1e-4;
-    case ScalarKind::F64: return 1e-10;
-    default: return 0;
+// A scalar argument from --arg, checked against the parameter's type.
+std::optional<double> ParseScalarArg(const std::string& text, ScalarKind t, std::string* why) {
+  if (t == ScalarKind::Bool) {
+    if (text == "true" || text == "1") return 1.0;
+    if (text == "false" || text == "0") return 0.0;
+    *why = "expected true or false";
+    return std::nullopt;
   }
+  char* end = nullptr;
+  if (IsFloat(t)) {
+    double v = std::strtod(text.c_str(), &end);
+    if (*end || text.empty()) {
+      *why = "expected a number";
+      return std::nullopt;
+    }
+    return v;
+  }
+  errno = 0;
+  long long v = std::strtoll(text.c_str(), &end, 0);
+  if (*end || text.empty() || errno) {
+    *why = "expected an integer";
+    return std::nullopt;
+  }
+  bool in_range = v < 0 ? IsSigned(t) && v >= IntegerMin(t) : static_cast<uint64_t>(v) <= IntegerMax(t);
+  if (!in_range) {
+    *why = std::string("out of range for ") + std::string(ScalarName(t));
+    return std::nullopt;
+  }
+  return static_cast<double>(v);
 }
 
 std::map<std::string, void*> ExecutorSymbols() {
@@ -130,6 +133,157 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_ldmatrix_x4", reinterpret_cast<void*>(&tmc_cpu_ldmatrix_x4)},
           {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)},
           {"tmc_cpu_index_fault", reinterpret_cast<void*>(&tmc_cpu_index_fault)}};
+}
+
+// The checker's findings as diagnostics at their source lines; unrolled
+// copies of one statement are distinct sites, reported once per source
+// location (and buffer) with their counts added up.
+void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const codegen::CpuModule& cpu_module,
+                    const ir::Function& kernel, DiagnosticEngine& diags) {
+  const codegen::CpuModule& cpu = cpu_module;
+  const ir::Function* fn = &kernel;
+  auto site = [&](int32_t s) { return s >= 0 && static_cast<size_t>(s) < cpu.sites.size() ? cpu.sites[static_cast<size_t>(s)] : SourceRange{}; };
+  auto buffer = [&](int32_t b) { return b >= 0 && static_cast<size_t>(b) < cpu.buffer_names.size() ? cpu.buffer_names[static_cast<size_t>(b)] : std::string("?"); };
+  // Unrolled copies of one statement are distinct sites: report once per
+  // source location (and buffer), adding up the counts.
+  std::vector<runtime::CpuFinding> merged;
+  for (const runtime::CpuFinding& f : findings) {
+    auto key = [&](const runtime::CpuFinding& x) {
+      return std::make_tuple(static_cast<int>(x.kind), site(x.site).begin.offset, site(x.other_site).begin.offset,
+                             buffer(x.buffer));
+    };
+    auto it = std::find_if(merged.begin(), merged.end(), [&](const runtime::CpuFinding& e) { return key(e) == key(f); });
+    if (it == merged.end()) merged.push_back(f);
+    else it->count += f.count;
+  }
+  for (const runtime::CpuFinding& f : merged) {
+    switch (f.kind) {
+      case runtime::CpuFinding::Kind::OutOfBounds:
+        diags.Report(site(f.site), DiagKind::RunOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), fn->name,
+                     f.offset, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
+                     f.count > 1 ? fmt::format("; {} such accesses", f.count) : "");
+        break;
+      case runtime::CpuFinding::Kind::IndexOutOfBounds: {
+        std::string element = buffer(f.buffer) + "[";
+        for (int32_t k = 0; k < f.rank; ++k) element += (k ? ", " : "") + std::to_string(f.index[k]);
+        element += "]";
+        diags.Report(site(f.site), DiagKind::RunIndexOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), fn->name,
+                     element, f.offset, f.dim, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
+                     f.count > 1 ? fmt::format("; {} such accesses", f.count) : "");
+        break;
+      }
+      case runtime::CpuFinding::Kind::Race:
+        diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name, f.write ? "a write" : "a read",
+                     f.thread, f.other_write ? "a write" : "a read", f.other_thread, f.block[0], f.block[1], f.block[2])
+            .Note(site(f.other_site), DiagKind::NoteOtherAccess, f.other_write ? "write" : "read", f.other_thread);
+        break;
+      case runtime::CpuFinding::Kind::BarrierDivergence: {
+        std::string why = f.other_site >= 0 ? "but other threads wait at another barrier or warp operation"
+                          : f.other_thread >= 0 ? fmt::format("but thread {} has already returned", f.other_thread)
+                                                : "but not every thread reaches it";
+        auto d = diags.Report(site(f.site), DiagKind::RunBarrierDivergence, fn->name, f.thread, f.block[0], f.block[1],
+                              f.block[2], why);
+        if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread >= 0 ? f.other_thread : 0);
+        break;
+      }
+    }
+  }
+}
+
+// Where a kernel lives: the file itself, or one of its imports.
+struct KernelSite {
+  const ast::KernelDecl* kernel = nullptr;
+  const sema::CheckedModule* module = nullptr;
+};
+
+KernelSite FindKernel(const sema::CheckedModule& m, const std::string& wanted, std::string* error) {
+  KernelSite found;
+  std::vector<std::string> names;
+  auto scan = [&](const sema::CheckedModule& mod) {
+    for (const ast::Decl* d : mod.ast->decls)
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d)) {
+        names.push_back(k->name.name);
+        if ((wanted.empty() ? !found.kernel : k->name.name == wanted) && !found.kernel) found = {k, &mod};
+      }
+  };
+  scan(m);
+  // Kernels of imported modules, when the file has none of that name (or,
+  // without --kernel, none at all).
+  if (!found.kernel || (wanted.empty() && names.empty()))
+    for (const sema::CheckedModule* imp : m.imports) scan(*imp);
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  if (!found.kernel) {
+    *error = names.empty() ? "the file and its imports have no kernel"
+                           : "no kernel '" + wanted + "' (the file and its imports have " + list + ")";
+  } else if (wanted.empty() && names.size() > 1) {
+    *error = "choose a kernel with --kernel (the file has " + list + ")";
+    found = {};
+  }
+  return found;
+}
+
+const ast::OpDecl* ImplementedOp(const sema::CheckedModule& m, const ast::KernelDecl& k) {
+  if (!k.implements) return nullptr;
+  sema::Symbol* s = m.exports->LookupLocal(k.implements->name);
+  for (const sema::CheckedModule* imp : m.imports)
+    if (!s) s = imp->exports->LookupLocal(k.implements->name);
+  return s && s->kind == sema::Symbol::Kind::Op ? static_cast<const ast::OpDecl*>(s->decl) : nullptr;
+}
+
+// Writes a replay case for bench/gpu/check.sh; returns an error or "".
+std::string SaveCase(const std::string& dir, const ir::Module& module, const ir::Function& fn, const std::string& arch,
+                     const std::vector<Storage>& initial, size_t output,
+                     const std::vector<std::pair<size_t, double>>& scalars, const std::vector<double>& reference,
+                     runtime::Tolerance tol) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return "cannot create '" + dir + "': " + ec.message();
+  llvm::LLVMContext lctx;
+  auto lm = codegen::EmitLlvm(module, lctx);
+  codegen::NvptxOptions nopts{arch, codegen::DefaultLibdevicePath()};
+  std::string perr, ptx;
+  if (!codegen::OptimizeForNvptx(*lm, nopts, &perr) || !codegen::EmitPtx(*lm, nopts, &ptx, &perr)) return perr;
+  std::ostringstream manifest, args;
+  manifest << "kernel " << fn.name << "\ntolerance " << tol.rtol << "\natol " << tol.atol << "\n";
+  size_t offset = 0, ti = 0;
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    const ir::Param& p = fn.params[i];
+    if (p.is_shape_symbol) continue;
+    if (p.buffer) {
+      Storage st = initial[ti];
+      // The output as a run starts it: poisoned, so that the replay finds
+      // unwritten elements too.
+      if (ti == output) runtime::Poison(st.data(), Dtype(st.dtype), st.Size(), 0);
+      manifest << "tensor " << ScalarName(st.dtype) << " " << offset << " " << st.Bytes() << " " << (ti == output ? 1 : 0)
+               << " " << st.shape.size();
+      for (int64_t d : st.shape) manifest << " " << d;
+      manifest << "\n";
+      args.write(reinterpret_cast<const char*>(st.words.data()), static_cast<std::streamsize>(st.Bytes()));
+      offset += st.Bytes();
+      ++ti;
+    } else {
+      for (auto& [si, v] : scalars)
+        if (si == i) manifest << "scalar " << ScalarName(p.var->type) << " " << fmt::format("{:.17g}", v) << "\n";
+    }
+  }
+  auto write = [&](const char* name, const std::string& bytes) -> std::string {
+    fs::path path = fs::path(dir) / name;
+    std::ofstream f(path, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    f.close();
+    if (!f) return "cannot write '" + path.string() + "': " + std::strerror(errno);
+    return "";
+  };
+  std::string expected(reinterpret_cast<const char*>(reference.data()), reference.size() * sizeof(double));
+  for (auto [name, bytes] : {std::pair<const char*, std::string>{"kernel.ptx", ptx},
+                             {"meta.json", codegen::KernelMetadataJson(module, arch)},
+                             {"args.bin", args.str()},
+                             {"manifest.txt", manifest.str()},
+                             {"expected.bin", expected}})
+    if (std::string e = write(name, bytes); !e.empty()) return e;
+  return "";
 }
 
 }  // namespace
@@ -147,27 +301,14 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   sema::CheckedModule* m = comp.CompileFile(o.inputs.front());
   if (!m || !m->ok || diags.HasErrors()) return 1;
 
-  // The kernel, and the op it implements.
-  const ast::KernelDecl* kernel = nullptr;
-  std::string names;
-  for (const ast::Decl* d : m->ast->decls)
-    if (auto* k = ast::dyn_cast<ast::KernelDecl>(d)) {
-      names += (names.empty() ? "" : ", ") + k->name.name;
-      if (o.kernel.empty() ? !kernel : k->name.name == o.kernel) kernel = k;
-    }
-  if (!kernel || (o.kernel.empty() && names.find(',') != std::string::npos))
-    return fail(names.empty() ? "the file has no kernel"
-                : o.kernel.empty() ? "choose a kernel with --kernel (the file has " + names + ")"
-                                   : "no kernel '" + o.kernel + "' (the file has " + names + ")");
-  const ast::OpDecl* op = nullptr;
-  if (kernel->implements) {
-    sema::Symbol* s = m->exports->LookupLocal(kernel->implements->name);
-    for (const sema::CheckedModule* imp : m->imports)
-      if (!s) s = imp->exports->LookupLocal(kernel->implements->name);
-    if (s && s->kind == sema::Symbol::Kind::Op) op = static_cast<const ast::OpDecl*>(s->decl);
-  }
+  // The kernel (in the file or an import), and the op it implements.
+  std::string error;
+  KernelSite site = FindKernel(*m, o.kernel, &error);
+  if (!site.kernel) return fail(error);
+  const ast::KernelDecl* kernel = site.kernel;
+  const ast::OpDecl* op = ImplementedOp(*site.module, *kernel);
 
-  std::unique_ptr<ir::Module> module = ir::LowerFromAst(*m);
+  std::unique_ptr<ir::Module> module = ir::LowerFromAst(*site.module);
   ir::PassContext ctx{&diags, o.sm};
   ctx.keep_source_indices = o.check_bounds;  // per-dimension bounds checks
   std::string log;
@@ -175,8 +316,9 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   const ir::Function* fn = nullptr;
   for (const auto& f : module->functions)
     if (f->kind == ir::Function::Kind::Kernel && f->name == kernel->name.name) fn = f.get();
+  if (!fn) return fail("kernel '" + kernel->name.name + "' was not compiled");
 
-  // Shape symbols and scalar arguments.
+  // Shape symbols.
   std::map<const ir::Var*, int64_t> values;
   std::map<std::string, int64_t> unused = o.shapes;
   for (const ir::Param& p : fn->params) {
@@ -188,6 +330,18 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     unused.erase(p.var->name);
   }
   if (!unused.empty()) return fail("kernel '" + fn->name + "' has no shape symbol '" + unused.begin()->first + "'");
+
+  // Scalar arguments: --arg, else the documented defaults.
+  std::string scalar_names;
+  for (const ir::Param& p : fn->params)
+    if (!p.buffer && !p.is_shape_symbol) scalar_names += (scalar_names.empty() ? "" : ", ") + p.var->name;
+  for (const auto& [name, text] : o.args) {
+    bool known = false;
+    for (const ir::Param& p : fn->params) known |= !p.buffer && !p.is_shape_symbol && p.var->name == name;
+    if (!known)
+      return fail("kernel '" + fn->name + "' has no scalar parameter '" + name + "'" +
+                  (scalar_names.empty() ? std::string(" (it has none)") : " (its scalar parameters: " + scalar_names + ")"));
+  }
 
   std::mt19937_64 rng(o.seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
@@ -211,8 +365,11 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       Storage s;
       s.dtype = p.buffer->elem;
       for (const Expr& d : p.buffer->shape) {
-        auto v = EvalInt(d, values);
-        if (!v || *v <= 0) return fail("cannot compute the shape of '" + p.buffer->name + "'");
+        std::string why;
+        auto v = EvalInt(d, values, &why);
+        if (!v || *v <= 0)
+          return fail("cannot compute the shape of '" + p.buffer->name + "': dimension " + ir::Print(d) + " " +
+                      (v ? "is " + std::to_string(*v) + ", not positive" : why));
         s.shape.push_back(*v);
       }
       // Host memory is finite: refuse before allocating, not by crashing.
@@ -225,19 +382,23 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       output = tensors.size();
       tensors.push_back(std::move(s));
     } else if (!p.is_shape_symbol) {
-      double v = random_value(p.var->type);
+      double v = 1;  // the documented default: 1, 1.0 or true
+      if (auto it = o.args.find(p.var->name); it != o.args.end()) {
+        std::string why;
+        auto parsed = ParseScalarArg(it->second, p.var->type, &why);
+        if (!parsed)
+          return fail("invalid value '" + it->second + "' for scalar parameter '" + p.var->name + "' of type " +
+                      std::string(ScalarName(p.var->type)) + ": " + why);
+        v = *parsed;
+      }
       scalars.emplace_back(i, v);
       if (IsInteger(p.var->type)) values[p.var.get()] = static_cast<int64_t>(v);
     }
   }
   if (tensors.empty()) return fail("kernel '" + fn->name + "' has no tensor parameter to check");
-  // The output (the op's result, the last tensor) starts as NaN / sentinel.
+  const std::vector<Storage> inputs = tensors;  // the arguments before any run
   Storage& out = tensors[output];
-  double poison = IsFloat(out.dtype) ? NAN : (IsSigned(out.dtype) ? -119.0 : 119.0);
-  for (int64_t e = 0; e < out.Size(); ++e) Set(out, e, poison);
-
-  // The arguments as they are before the run, for --save-case.
-  std::vector<Storage> initial = tensors;
+  tmc_dtype out_type = Dtype(out.dtype);
 
   // Argument slots, in parameter order.
   size_t t = 0;
@@ -255,70 +416,91 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     Set(tmp, 0, v);
     slots[i] = tmp.words[0];
   }
+  // The grid: each dimension positive and within the hardware's limits.
   int64_t grid[3] = {1, 1, 1};
+  static const int64_t kGridLimit[3] = {INT32_MAX, 65535, 65535};
   for (size_t g = 0; g < fn->grid.size(); ++g) {
-    auto v = EvalInt(fn->grid[g], values);
-    if (!v || *v <= 0) return fail("grid dimension " + std::to_string(g) + " is not positive for these shapes");
+    std::string why;
+    auto v = EvalInt(fn->grid[g], values, &why);
+    std::string text = ir::Print(fn->grid[g]);
+    if (text.size() > 2 && text.front() == '(' && text.back() == ')') text = text.substr(1, text.size() - 2);
+    std::string formula = "grid dimension " + std::to_string(g) + " (" + text + ")";
+    if (!v) return fail(formula + " " + why + " for these shapes");
+    if (*v <= 0) return fail(formula + " is " + std::to_string(*v) + " for these shapes; it must be positive");
+    if (*v > kGridLimit[g])
+      return fail(formula + " is " + std::to_string(*v) + " for these shapes, over the limit of " +
+                  std::to_string(kGridLimit[g]) + " blocks in that dimension");
     grid[g] = *v;
   }
 
+  // Runs the kernel once, with the output initialised by `pattern` (0, 1:
+  // poison; -1: zero); reports the checker's findings.
   double best_ms = 0, spread_ms = 0;
-  if (o.target == "cuda") {
-    tmc_context* cu = nullptr;
-    if (tmc_init(0, &cu) != TMC_SUCCESS) return fail(tmc_last_error());
-    // (The GPU path: PTX and metadata compiled here, launched through the runtime.)
-    llvm::LLVMContext lctx;
-    auto lm = codegen::EmitLlvm(*module, lctx);
-    codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath()};
-    std::string error, ptx;
-    if (!codegen::OptimizeForNvptx(*lm, nopts, &error) || !codegen::EmitPtx(*lm, nopts, &ptx, &error)) return fail(error);
-    std::string meta = codegen::KernelMetadataJson(*module, o.arch);
-    tmc_module* mod = nullptr;
-    tmc_kernel* k = nullptr;
-    if (tmc_module_load(cu, ptx.c_str(), ptx.size() + 1, meta.c_str(), &mod) != TMC_SUCCESS ||
-        tmc_module_get_kernel(mod, fn->name.c_str(), &k) != TMC_SUCCESS)
-      return fail(tmc_last_error());
-    std::vector<tmc_arg> args;
-    std::vector<uint64_t> device;
-    t = 0;
-    for (size_t i = 0; i < fn->params.size(); ++i) {
-      const ir::Param& p = fn->params[i];
-      if (p.is_shape_symbol) continue;
-      tmc_arg a{};
-      if (p.buffer) {
-        Storage& s = tensors[t++];
-        uint64_t d = 0;
-        if (tmc_malloc(cu, s.Bytes(), &d) != TMC_SUCCESS || tmc_copy_to_device(cu, d, s.data(), s.Bytes()) != TMC_SUCCESS)
-          return fail(tmc_last_error());
-        device.push_back(d);
-        a.is_tensor = 1;
-        a.tensor.data = d;
-        a.tensor.dtype = static_cast<tmc_dtype>(static_cast<int>(s.dtype));
-        a.tensor.rank = static_cast<int>(s.shape.size());
-        for (size_t r = 0; r < s.shape.size(); ++r) a.tensor.shape[r] = s.shape[r];
-      } else {
-        a.dtype = static_cast<tmc_dtype>(static_cast<int>(p.var->type));
-        for (auto& [si, v] : scalars)
-          if (si == i) {
-            if (IsFloat(p.var->type)) a.value.f = v;
-            else a.value.i = static_cast<int64_t>(v);
-          }
+  bool bench_done = false;
+  std::optional<codegen::CpuModule> cpu;
+  auto execute = [&](int pattern) -> bool {
+    for (size_t i = 0; i < tensors.size(); ++i) tensors[i].words = inputs[i].words;
+    if (pattern < 0) std::fill(out.words.begin(), out.words.end(), 0);
+    else runtime::Poison(out.data(), out_type, out.Size(), pattern);
+    if (o.target == "cuda") {
+      tmc_context* cu = nullptr;
+      if (tmc_init(0, &cu) != TMC_SUCCESS) return fail(tmc_last_error()), false;
+      llvm::LLVMContext lctx;
+      auto lm = codegen::EmitLlvm(*module, lctx);
+      codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath()};
+      std::string err, ptx;
+      if (!codegen::OptimizeForNvptx(*lm, nopts, &err) || !codegen::EmitPtx(*lm, nopts, &ptx, &err)) return fail(err), false;
+      std::string meta = codegen::KernelMetadataJson(*module, o.arch);
+      tmc_module* mod = nullptr;
+      tmc_kernel* k = nullptr;
+      if (tmc_module_load(cu, ptx.c_str(), ptx.size() + 1, meta.c_str(), &mod) != TMC_SUCCESS ||
+          tmc_module_get_kernel(mod, fn->name.c_str(), &k) != TMC_SUCCESS)
+        return fail(tmc_last_error()), false;
+      std::vector<tmc_arg> args;
+      std::vector<uint64_t> device;
+      size_t ti = 0;
+      for (size_t i = 0; i < fn->params.size(); ++i) {
+        const ir::Param& p = fn->params[i];
+        if (p.is_shape_symbol) continue;
+        tmc_arg a{};
+        if (p.buffer) {
+          Storage& st = tensors[ti++];
+          uint64_t d = 0;
+          if (tmc_malloc(cu, st.Bytes(), &d) != TMC_SUCCESS || tmc_copy_to_device(cu, d, st.data(), st.Bytes()) != TMC_SUCCESS)
+            return fail(tmc_last_error()), false;
+          device.push_back(d);
+          a.is_tensor = 1;
+          a.tensor.data = d;
+          a.tensor.dtype = Dtype(st.dtype);
+          a.tensor.rank = static_cast<int>(st.shape.size());
+          for (size_t r = 0; r < st.shape.size(); ++r) a.tensor.shape[r] = st.shape[r];
+        } else {
+          a.dtype = Dtype(p.var->type);
+          for (auto& [si, v] : scalars)
+            if (si == i) {
+              if (IsFloat(p.var->type)) a.value.f = v;
+              else a.value.i = static_cast<int64_t>(v);
+            }
+        }
+        args.push_back(a);
       }
-      args.push_back(a);
+      if (tmc_launch(k, args.data(), static_cast<int>(args.size()), nullptr) != TMC_SUCCESS ||
+          tmc_synchronize(cu) != TMC_SUCCESS ||
+          tmc_copy_to_host(cu, out.data(), device[output], out.Bytes()) != TMC_SUCCESS)
+        return fail(tmc_last_error()), false;
+      if (o.bench && !bench_done && tmc::TimeLaunches(cu, k, args, 3, 20, &best_ms, &spread_ms) != TMC_SUCCESS)
+        return fail(tmc_last_error()), false;
+      bench_done = true;
+      return true;
     }
-    if (tmc_launch(k, args.data(), static_cast<int>(args.size()), nullptr) != TMC_SUCCESS ||
-        tmc_synchronize(cu) != TMC_SUCCESS ||
-        tmc_copy_to_host(cu, out.data(), device[output], out.Bytes()) != TMC_SUCCESS)
-      return fail(tmc_last_error());
-    if (o.bench && tmc::TimeLaunches(cu, k, args, 3, 20, &best_ms, &spread_ms) != TMC_SUCCESS)
-      return fail(tmc_last_error());
-  } else {
-    codegen::CpuModule cpu;
-    std::string error;
-    if (!codegen::CompileForCpu(*module, o.check_bounds || o.check_races, ExecutorSymbols(), &cpu, &error))
-      return fail("CPU compilation failed: " + error);
+    if (!cpu) {
+      cpu.emplace();
+      std::string err;
+      if (!codegen::CompileForCpu(*module, o.check_bounds || o.check_races, ExecutorSymbols(), &*cpu, &err))
+        return fail("CPU compilation failed: " + err), false;
+    }
     runtime::CpuLaunch launch;
-    launch.kernel = cpu.kernels.at(fn->name);
+    launch.kernel = cpu->kernels.at(fn->name);
     launch.args = slots.data();
     std::copy(grid, grid + 3, launch.grid);
     for (size_t b = 0; b < fn->block.size(); ++b) launch.block[b] = fn->block[b];
@@ -326,56 +508,12 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     launch.check_races = o.check_races;
     auto t0 = std::chrono::steady_clock::now();
     std::vector<runtime::CpuFinding> findings = runtime::RunOnCpu(launch);
-    auto t1 = std::chrono::steady_clock::now();
-    best_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    auto site = [&](int32_t s) { return s >= 0 && static_cast<size_t>(s) < cpu.sites.size() ? cpu.sites[static_cast<size_t>(s)] : SourceRange{}; };
-    auto buffer = [&](int32_t b) { return b >= 0 && static_cast<size_t>(b) < cpu.buffer_names.size() ? cpu.buffer_names[static_cast<size_t>(b)] : std::string("?"); };
-    // Unrolled copies of one statement are distinct sites: report once per
-    // source location (and buffer), adding up the counts.
-    std::vector<runtime::CpuFinding> merged;
-    for (const runtime::CpuFinding& f : findings) {
-      auto key = [&](const runtime::CpuFinding& x) {
-        return std::make_tuple(static_cast<int>(x.kind), site(x.site).begin.offset, site(x.other_site).begin.offset,
-                               buffer(x.buffer));
-      };
-      auto it = std::find_if(merged.begin(), merged.end(), [&](const runtime::CpuFinding& e) { return key(e) == key(f); });
-      if (it == merged.end()) merged.push_back(f);
-      else it->count += f.count;
+    best_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!findings.empty()) {
+      ReportFindings(findings, *cpu, *fn, diags);
+      return false;
     }
-    for (const runtime::CpuFinding& f : merged) {
-      switch (f.kind) {
-        case runtime::CpuFinding::Kind::OutOfBounds:
-          diags.Report(site(f.site), DiagKind::RunOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), fn->name,
-                       f.offset, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
-                       f.count > 1 ? fmt::format("; {} such accesses", f.count) : "");
-          break;
-        case runtime::CpuFinding::Kind::IndexOutOfBounds: {
-          std::string element = buffer(f.buffer) + "[";
-          for (int32_t k = 0; k < f.rank; ++k) element += (k ? ", " : "") + std::to_string(f.index[k]);
-          element += "]";
-          diags.Report(site(f.site), DiagKind::RunIndexOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), fn->name,
-                       element, f.offset, f.dim, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
-                       f.count > 1 ? fmt::format("; {} such accesses", f.count) : "");
-          break;
-        }
-        case runtime::CpuFinding::Kind::Race:
-          diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name, f.write ? "a write" : "a read",
-                       f.thread, f.other_write ? "a write" : "a read", f.other_thread, f.block[0], f.block[1], f.block[2])
-              .Note(site(f.other_site), DiagKind::NoteOtherAccess, f.other_write ? "write" : "read", f.other_thread);
-          break;
-        case runtime::CpuFinding::Kind::BarrierDivergence: {
-          std::string why = f.other_site >= 0 ? "but other threads wait at another barrier or warp operation"
-                            : f.other_thread >= 0 ? fmt::format("but thread {} has already returned", f.other_thread)
-                                                  : "but not every thread reaches it";
-          auto d = diags.Report(site(f.site), DiagKind::RunBarrierDivergence, fn->name, f.thread, f.block[0], f.block[1],
-                                f.block[2], why);
-          if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread >= 0 ? f.other_thread : 0);
-          break;
-        }
-      }
-    }
-    if (!findings.empty()) return 1;
-    if (o.bench) {
+    if (o.bench && !bench_done) {
       std::vector<double> times;
       for (int r = 0; r < 5; ++r) {
         auto a = std::chrono::steady_clock::now();
@@ -385,33 +523,53 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       std::sort(times.begin(), times.end());
       best_ms = times[times.size() / 2];
       spread_ms = times.back() - times.front();
+      bench_done = true;
+    }
+    return true;
+  };
+
+  bool poison = o.init_output == "nan";
+  if (!execute(poison ? 0 : -1)) return 1;
+  // Never-written elements still hold the poison. An integer kernel may
+  // write the poison's value itself: such elements count as unwritten
+  // only if they also keep the second pattern in a second run.
+  std::vector<bool> unwritten;
+  if (poison) {
+    unwritten.assign(static_cast<size_t>(out.Size()), false);
+    int64_t suspects = 0;
+    for (int64_t e = 0; e < out.Size(); ++e) suspects += unwritten[static_cast<size_t>(e)] = runtime::IsPoison(out.data(), out_type, e, 0);
+    if (suspects > 0 && !IsFloat(out.dtype)) {
+      std::vector<uint64_t> first = out.words;
+      if (!execute(1)) return 1;
+      for (int64_t e = 0; e < out.Size(); ++e)
+        unwritten[static_cast<size_t>(e)] = unwritten[static_cast<size_t>(e)] && runtime::IsPoison(out.data(), out_type, e, 1);
+      out.words = first;
+      for (int64_t e = 0; e < out.Size(); ++e)
+        if (unwritten[static_cast<size_t>(e)]) Set(out, e, 0);  // not compared; keep the element defined
     }
   }
 
-  // Compare with the reference.
-  int64_t op_flops = 0;
   std::string shapes;
   for (auto& [n, v] : o.shapes) shapes += (shapes.empty() ? "" : ", ") + n + "=" + std::to_string(v);
   fmt::print("kernel:     {} ({}, {})\n", fn->name, o.target, shapes.empty() ? "no shapes" : shapes);
-  int64_t unwritten = 0;
-  for (int64_t e = 0; e < out.Size(); ++e) {
-    double v = Get(out, e);
-    if (IsFloat(out.dtype) ? std::isnan(v) : v == poison) ++unwritten;
-  }
-  bool pass = unwritten == 0;
+  int64_t unwritten_count = std::count(unwritten.begin(), unwritten.end(), true);
+  std::string unwritten_line = poison ? fmt::format("{} of {}", unwritten_count, out.Size())
+                                      : std::string("not checked (--init-output=zero)");
+  int64_t op_flops = 0;
+  bool pass = unwritten_count == 0;
   if (!op) {
-    fmt::print("reference:  none (the kernel implements no op)\nunwritten:  {}\nresult:     {}\n", unwritten, pass ? "PASS" : "FAIL");
+    fmt::print("reference:  none (the kernel implements no op)\nunwritten:  {}\nresult:     {}\n", unwritten_line,
+               pass ? "PASS" : "FAIL");
   } else {
-    // Scalar op parameters take the kernel's scalar arguments, in order.
-    size_t si = 0;
+    // Op parameters take the kernel's tensors and scalars, in order.
+    size_t si = 0, ti = 0;
     std::vector<ir::HostTensor> ordered;
-    size_t ti = 0;
     for (const ast::Param& p : op->params) {
       ir::HostTensor h;
       if (p.type.is_tensor) {
-        if (ti >= tensors.size()) return fail("the kernel has fewer tensors than op '" + op->name.name + "'");
-        h.shape = tensors[ti].shape;
-        for (int64_t e = 0; e < tensors[ti].Size(); ++e) h.values.push_back(Get(tensors[ti], e));
+        if (ti >= inputs.size()) return fail("the kernel has fewer tensors than op '" + op->name.name + "'");
+        h.shape = inputs[ti].shape;
+        for (int64_t e = 0; e < inputs[ti].Size(); ++e) h.values.push_back(Get(inputs[ti], e));
         ++ti;
       } else {
         if (si >= scalars.size()) return fail("the kernel has fewer scalars than op '" + op->name.name + "'");
@@ -420,65 +578,34 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       ordered.push_back(std::move(h));
     }
     ir::HostTensor ref;
-    std::string error;
     if (!codegen::EvaluateOpCompiled(*op, ordered, &ref, &error, &op_flops)) return fail("reference evaluation failed: " + error);
     if (ref.Size() != out.Size()) return fail("the op's result and the kernel's output differ in size");
-    double diff2 = 0, ref2 = 0, max_abs = 0;
-    for (int64_t e = 0; e < out.Size(); ++e) {
-      double got = Get(out, e), want = ref.values[static_cast<size_t>(e)];
-      if (std::isnan(got)) continue;
-      diff2 += (got - want) * (got - want);
-      ref2 += want * want;
-      max_abs = std::max(max_abs, std::fabs(got - want));
-    }
-    double rel = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
-    double tol = Tolerance(out.dtype);
+    runtime::Tolerance tol = runtime::DefaultTolerance(out_type);
+    if (o.rtol) tol.rtol = *o.rtol;
+    if (o.atol) tol.atol = *o.atol;
+    runtime::Comparison c = runtime::CompareOutput(out.data(), out_type, out.Size(), ref.values.data(), tol, unwritten);
     if (!o.save_case.empty()) {
-      // A replay case: PTX, metadata, the initial arguments, the reference.
-      namespace fs = std::filesystem;
-      std::error_code ec;
-      fs::create_directories(o.save_case, ec);
-      llvm::LLVMContext lctx;
-      auto lm = codegen::EmitLlvm(*module, lctx);
-      codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath()};
-      std::string perr, ptx;
-      if (!codegen::OptimizeForNvptx(*lm, nopts, &perr) || !codegen::EmitPtx(*lm, nopts, &ptx, &perr)) return fail(perr);
-      std::ofstream(fs::path(o.save_case) / "kernel.ptx") << ptx;
-      std::ofstream(fs::path(o.save_case) / "meta.json") << codegen::KernelMetadataJson(*module, o.arch);
-      std::ofstream args_file(fs::path(o.save_case) / "args.bin", std::ios::binary);
-      std::ofstream manifest(fs::path(o.save_case) / "manifest.txt");
-      manifest << "kernel " << fn->name << "\ntolerance " << tol << "\n";
-      size_t offset = 0, ti = 0;
-      for (size_t i = 0; i < fn->params.size(); ++i) {
-        const ir::Param& p = fn->params[i];
-        if (p.is_shape_symbol) continue;
-        if (p.buffer) {
-          const Storage& st = initial[ti];
-          manifest << "tensor " << ScalarName(st.dtype) << " " << offset << " " << st.Bytes() << " "
-                   << (ti == output ? 1 : 0) << " " << st.shape.size();
-          for (int64_t d : st.shape) manifest << " " << d;
-          manifest << "\n";
-          args_file.write(reinterpret_cast<const char*>(st.words.data()), static_cast<std::streamsize>(st.Bytes()));
-          offset += st.Bytes();
-          ++ti;
-        } else {
-          for (auto& [si, v] : scalars)
-            if (si == i) manifest << "scalar " << ScalarName(p.var->type) << " " << fmt::format("{:.17g}", v) << "\n";
-        }
-      }
-      std::ofstream expected(fs::path(o.save_case) / "expected.bin", std::ios::binary);
-      expected.write(reinterpret_cast<const char*>(ref.values.data()), static_cast<std::streamsize>(ref.values.size() * sizeof(double)));
+      std::string e = SaveCase(o.save_case, *module, *fn, o.arch, inputs, output, scalars, ref.values, tol);
+      if (!e.empty()) return fail("--save-case: " + e);
     }
-    pass = pass && rel <= tol && !std::isnan(rel);
+    pass = c.pass;
     fmt::print("reference:  op {} (f64)\n", op->name.name);
-    fmt::print("rel. L2:    {:.3e}   (tolerance {:.0e} for {})\n", rel, tol, ScalarName(out.dtype));
-    fmt::print("max abs:    {:.3e}\n", max_abs);
-    fmt::print("unwritten:  {} of {}\n", unwritten, out.Size());
+    if (c.compared > 0) {
+      fmt::print("rel. L2:    {:.3e}   (rtol {:.0e}, atol {:.0e} for {})\n", c.rel_l2, tol.rtol, tol.atol, ScalarName(out.dtype));
+      fmt::print("max abs:    {:.3e}   ({} of {} compared elements outside atol + rtol * |ref|)\n", c.max_abs, c.outside, c.compared);
+    } else {
+      fmt::print("rel. L2:    none (no element where both are finite)\n");
+    }
+    if (c.nan || c.ref_nan)
+      fmt::print("NaN:        {} of {} (the reference has {}; {} where they disagree)\n", c.nan, out.Size(), c.ref_nan,
+                 c.nonfinite_mismatch);
+    if (c.inf || c.ref_inf) fmt::print("Inf:        {} of {} (the reference has {})\n", c.inf, out.Size(), c.ref_inf);
+    fmt::print("unwritten:  {}\n", unwritten_line);
     fmt::print("result:     {}\n", pass ? "PASS" : "FAIL");
   }
   if (o.bench) {
     double bytes = 0;
-    for (const Storage& s : tensors) bytes += static_cast<double>(s.Bytes());
+    for (const Storage& st : tensors) bytes += static_cast<double>(st.Bytes());
     fmt::print("time:       {:.3f} ms median, spread {:.3f} ms ({})\n", best_ms, spread_ms, o.target);
     if (op_flops > 0) fmt::print("compute:    {:.4g} GFLOP/s (the op's {} flops)\n", static_cast<double>(op_flops) / (best_ms * 1e6), op_flops);
     fmt::print("bandwidth:  {:.4g} GB/s (each tensor read or written once)\n", bytes / (best_ms * 1e6));
