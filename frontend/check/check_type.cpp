@@ -74,8 +74,13 @@ std::optional<Dim> Checker::ResolveDim(ast::Expr* e) {
     return std::nullopt;
   }
   if (info.value) {
-    if (info.value->i <= 0) {
-      diags_.Report(e->range, DiagKind::NonPositiveDim, info.value->i);
+    ExactInt v = ExactValue(*info.value, info.type->scalar);
+    if (v <= 0) {
+      diags_.Report(e->range, DiagKind::NonPositiveDim, ExactString(v));
+      return std::nullopt;
+    }
+    if (!ExactFits(v, ScalarKind::I64)) {
+      diags_.Report(e->range, DiagKind::ConstOverflow, "i64");
       return std::nullopt;
     }
     return Dim::Const(info.value->i);

@@ -197,6 +197,7 @@ class Checker {
   ExprInfo CheckCast(ast::CastExpr* e);
   ExprInfo CheckLiteral(ast::Expr* e);
   ExprInfo Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r);
+  ExprInfo FoldedInt(ast::Expr* e, ExprInfo out, ExactInt z, ScalarKind type);
   std::optional<ScalarKind> CommonType(const ExprInfo& l, const ExprInfo& r);
   ExprInfo Scalar(ScalarKind k) { return ExprInfo{types_.Scalar(k), {}, false, nullptr}; }
   ExprInfo ErrorInfo() { return ExprInfo{types_.Error(), {}, false, nullptr}; }
