@@ -101,8 +101,8 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
   if (b.kind == Builtin::None) return std::nullopt;
   int n = static_cast<int>(e->args.size());
   if (n < b.min_args || n > b.max_args) {
-    std::string want = b.min_args == b.max_args ? std::to_string(b.min_args)
-                                                : fmt::format("{} to {}", b.min_args, b.max_args);
+    std::string want = b.min_args == b.max_args ? Plural(b.min_args, "argument")
+                                                : fmt::format("{} to {} arguments", b.min_args, b.max_args);
     diags_.Report(e->range, DiagKind::BuiltinArity, name, want, n);
     return ErrorInfo();
   }
@@ -378,7 +378,7 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
 ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
   auto* decl = static_cast<const ast::FuncDecl*>(func.decl);
   if (e->args.size() != decl->params.size()) {
-    diags_.Report(e->range, DiagKind::CallArity, e->callee.name, decl->params.size(), e->args.size())
+    diags_.Report(e->range, DiagKind::CallArity, e->callee.name, Plural(decl->params.size(), "argument"), e->args.size())
         .Note(func.decl_range, DiagKind::NoteDeclaredHere, e->callee.name);
     return ErrorInfo();
   }

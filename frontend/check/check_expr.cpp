@@ -224,10 +224,21 @@ void Checker::ReportUndeclared(const std::string& name, SourceRange range) {
     consider("warp_id");
     consider("lane_id");
   }
-  if (best.empty())
-    diags_.Report(range, DiagKind::UndeclaredIdentifier, name);
-  else
+  // A name declared in a module that is not imported: say which, and the
+  // line to add, rather than suggest a near miss.
+  std::vector<ImportHint> hints;
+  if (options_.find_import) hints = options_.find_import(name);
+  if (!hints.empty()) {
+    auto diag = diags_.Report(range, DiagKind::UndeclaredIdentifier, name);
+    for (const ImportHint& h : hints) diag.Note(h.range, DiagKind::NoteDeclaredInModule, h.what, name, h.module, h.module);
+    return;
+  }
+  if (!best.empty())
     diags_.Report(range, DiagKind::UndeclaredIdentifierSuggest, name, best);
+  else if (in_param_dims_)
+    diags_.Report(range, DiagKind::UnboundShapeSymbol, name, name);
+  else
+    diags_.Report(range, DiagKind::UndeclaredIdentifier, name);
 }
 
 ExprInfo Checker::CheckName(ast::NameExpr* e) {
@@ -283,7 +294,8 @@ std::optional<Checker::IndexOperands> Checker::CheckIndexOperands(ast::IndexExpr
   }
   out.name = out.base.lvalue_root ? out.base.lvalue_root->name : "tensor";
   if (out.indices.size() != out.base.type->Rank()) {
-    diags_.Report(e->range, DiagKind::IndexCountMismatch, out.name, out.base.type->Rank(), out.indices.size());
+    diags_.Report(e->range, DiagKind::IndexCountMismatch, out.name, out.base.type->Rank(),
+                  Plural(out.indices.size(), "index", "indices"));
     return std::nullopt;
   }
   bool ok = true;
