@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -62,7 +63,9 @@ sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::str
     raw->ok = !diags_.HasErrors();
     return raw;
   }
-  sema::CheckModule(*raw, types_, diags_, options_.check,
+  sema::CheckOptions check = options_.check;
+  check.find_import = [this, file_id](const std::string& name) { return FindImport(name, file_id); };
+  sema::CheckModule(*raw, types_, diags_, check,
                     [&](const ast::Import& imp) { return ResolveImport(imp, file_id); });
   return raw;
 }
@@ -107,6 +110,34 @@ const sema::CheckedModule* Compilation::ResolveImport(const ast::Import& imp, ui
   auto diag = diags_.Report(imp.range, DiagKind::ModuleNotFound, imp.Dotted());
   for (const fs::path& c : candidates) diag.Note(imp.range, DiagKind::NoteSearchedIn, c.lexically_normal().string());
   return nullptr;
+}
+
+std::vector<sema::ImportHint> Compilation::FindImport(const std::string& name, uint32_t importer) {
+  // The places `import` looks: the standard library, the importing file's
+  // own folder (modules directly in it) and the -I directories.
+  fs::path importer_dir = fs::path(sm_.Path(importer)).parent_path();
+  std::vector<std::string> roots;
+  auto add_root = [&](const std::string& dir, const std::string& prefix, int depth) {
+    index_.AddRoot(dir, prefix, depth);
+    roots.push_back(dir);
+  };
+  add_root(options_.stdlib_dir, "std.", 4);
+  add_root(importer_dir.empty() ? "." : importer_dir.string(), "", 0);
+  for (const std::string& dir : options_.include_dirs) add_root(dir, "", 4);
+  std::error_code ec;
+  std::string self = fs::weakly_canonical(std::string(sm_.Path(importer)), ec).string();
+  std::vector<sema::ImportHint> hints;
+  std::set<std::string> seen;
+  for (const NameDefinition& d : index_.Find(name)) {
+    if (std::find(roots.begin(), roots.end(), d.root) == roots.end()) continue;
+    std::string key = fs::weakly_canonical(d.path, ec).string();
+    if (key == self || !seen.insert(key).second) continue;
+    if (hints.size() == 3) break;
+    auto [it, added] = hint_files_.emplace(d.path, 0);
+    if (added) it->second = sm_.AddFile(d.path, index_.Text(d.path));
+    hints.push_back({d.module, d.what, SourceRange{sm_.Loc(it->second, d.begin), sm_.Loc(it->second, d.end)}});
+  }
+  return hints;
 }
 
 }  // namespace tmc

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frontend/check/checker.h"
+#include "frontend/module_index.h"
 #include "frontend/parse/parser.h"
 
 namespace tmc {
@@ -37,6 +38,8 @@ class Compilation {
  private:
   sema::CheckedModule* CompileLoaded(uint32_t file_id, const std::string& module_name);
   const sema::CheckedModule* ResolveImport(const ast::Import& imp, uint32_t importer_file);
+  /// Where `name` is declared in a module `importer_file` could import.
+  std::vector<sema::ImportHint> FindImport(const std::string& name, uint32_t importer_file);
 
   SourceManager& sm_;
   DiagnosticEngine& diags_;
@@ -45,6 +48,8 @@ class Compilation {
   std::vector<std::unique_ptr<sema::CheckedModule>> owned_;
   std::map<std::string, sema::CheckedModule*> by_path_;
   std::set<std::string> in_progress_;
+  ModuleIndex index_;
+  std::map<std::string, uint32_t> hint_files_;  // indexed files loaded for a hint
 };
 
 /// Reads a whole file; false (with `error` set) when it cannot.

@@ -51,7 +51,9 @@ std::string Print(const Expr& e) {
       int64_t v = e->as<IntImm>()->value;
       if (e->type == ScalarKind::Bool) return v ? "true" : "false";
       if (e->type == ScalarKind::I32) return std::to_string(v);
-      return std::to_string(v) + std::string(ScalarName(e->type));
+      // A u64 immediate holds its value's bits, which may exceed 2^63.
+      std::string digits = e->type == ScalarKind::U64 ? std::to_string(static_cast<uint64_t>(v)) : std::to_string(v);
+      return digits + std::string(ScalarName(e->type));
     }
     case ExprKind::FloatImm: {
       std::string s = FloatText(e->as<FloatImm>()->value);

@@ -22,6 +22,19 @@ struct Failure {
   std::string what;
 };
 
+// An integer conversion wraps to the width of the target type, as the
+// kernels do (docs/language.md §5); a float is first truncated toward zero.
+double ToInteger(double v, ScalarKind to) {
+  v = std::trunc(v);
+  if (!std::isfinite(v) || std::abs(v) >= 0x1p63) return v;  // undefined in kernels: left as is
+  int bits = ScalarBits(to);
+  uint64_t u = static_cast<uint64_t>(static_cast<int64_t>(v));
+  if (bits < 64) u &= (uint64_t{1} << bits) - 1;
+  if (IsSigned(to) && bits < 64 && (u >> (bits - 1)) != 0) return static_cast<double>(static_cast<int64_t>(u | ~((uint64_t{1} << bits) - 1)));
+  if (IsSigned(to)) return static_cast<double>(static_cast<int64_t>(u));
+  return static_cast<double>(u);
+}
+
 class Evaluator {
  public:
   explicit Evaluator(Env& env, int64_t* flops = nullptr) : env_(env), flops_(flops) {}
@@ -60,7 +73,9 @@ class Evaluator {
           case ast::UnaryOp::Neg: return -v;
           case ast::UnaryOp::Plus: return v;
           case ast::UnaryOp::Not: return v == 0 ? 1 : 0;
-          case ast::UnaryOp::BitNot: return static_cast<double>(~static_cast<int64_t>(v));
+          case ast::UnaryOp::BitNot:
+            return e->type && e->type->IsInteger() ? ToInteger(-v - 1, e->type->scalar)
+                                                   : static_cast<double>(~static_cast<int64_t>(v));
         }
         break;
       }
@@ -73,7 +88,7 @@ class Evaluator {
         auto* c = static_cast<const ast::CastExpr*>(e);
         double v = Eval(c->operand);
         if (c->to == ScalarKind::Bool) return v != 0 ? 1 : 0;
-        if (IsInteger(c->to)) return std::trunc(v);
+        if (IsInteger(c->to)) return ToInteger(v, c->to);
         return v;
       }
       case ast::ExprKind::Call: return Call(static_cast<const ast::CallExpr*>(e));

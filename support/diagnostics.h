@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
@@ -14,6 +15,13 @@
 namespace tmc {
 
 enum class Severity { Note, Warning, Error };
+
+/// "1 argument", "2 arguments": a count with its noun in agreement.
+inline std::string Plural(int64_t n, std::string_view singular, std::string_view plural = {}) {
+  if (n == 1) return fmt::format("1 {}", singular);
+  if (plural.empty()) return fmt::format("{} {}s", n, singular);
+  return fmt::format("{} {}", n, plural);
+}
 
 enum class DiagKind {
 #define TMC_DIAG(name, severity, format) name,

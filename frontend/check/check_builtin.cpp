@@ -101,8 +101,8 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
   if (b.kind == Builtin::None) return std::nullopt;
   int n = static_cast<int>(e->args.size());
   if (n < b.min_args || n > b.max_args) {
-    std::string want = b.min_args == b.max_args ? std::to_string(b.min_args)
-                                                : fmt::format("{} to {}", b.min_args, b.max_args);
+    std::string want = b.min_args == b.max_args ? Plural(b.min_args, "argument")
+                                                : fmt::format("{} to {} arguments", b.min_args, b.max_args);
     diags_.Report(e->range, DiagKind::BuiltinArity, name, want, n);
     return ErrorInfo();
   }
@@ -178,7 +178,8 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
       return Scalar(args[0].type->scalar);
     case Builtin::Abs:
       if (!args[0].type->IsNumeric()) return arg_error(0, "a number");
-      return ExprInfo{args[0].type, std::nullopt, args[0].untyped_literal, nullptr};
+      // Not folded (§8): `abs(1.0)` is an f32, `abs(1)` an i32.
+      return Scalar(args[0].type->scalar);
     case Builtin::MinMax:
     case Builtin::Fma:
     case Builtin::Pow: {
@@ -190,10 +191,21 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
         if (!c->untyped_literal) return arg_error(0, "a floating-point value");
         c->type = types_.Scalar(ScalarKind::F32);
       }
-      if (b.kind == Builtin::MinMax && args[0].value && args[1].value &&
-          args[0].value->kind == ConstValue::Kind::Int && args[1].value->kind == ConstValue::Kind::Int)
-        c->value = ConstValue::Int(name == "min" ? std::min(args[0].value->i, args[1].value->i)
-                                                 : std::max(args[0].value->i, args[1].value->i));
+      if (b.kind == Builtin::MinMax && args[0].value && args[1].value) {
+        bool is_min = name == "min";
+        if (c->type->IsFloat()) {
+          auto as_double = [](const ExprInfo& a) {
+            return a.value->kind == ConstValue::Kind::Float ? a.value->f
+                                                            : static_cast<double>(ExactValue(*a.value, a.type->scalar));
+          };
+          double x = as_double(args[0]), y = as_double(args[1]);
+          c->value = ConstValue::Float(is_min ? std::min(x, y) : std::max(x, y));
+        } else {
+          ExactInt x = ExactValue(*args[0].value, args[0].type->scalar);
+          ExactInt y = ExactValue(*args[1].value, args[1].type->scalar);
+          return FoldedInt(e, *c, is_min ? std::min(x, y) : std::max(x, y), c->type->scalar);
+        }
+      }
       return *c;
     }
     case Builtin::Select: {
@@ -208,12 +220,13 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
       std::optional<ExprInfo> c = common_of(0);
       if (!c) return ErrorInfo();
       if (args[0].value && args[1].value) {
-        int64_t x = args[0].value->i, y = args[1].value->i;
+        ExactInt x = ExactValue(*args[0].value, args[0].type->scalar);
+        ExactInt y = ExactValue(*args[1].value, args[1].type->scalar);
         if (y == 0) {
           diags_.Report(e->args[1]->range, DiagKind::DivisionByZero);
           return ErrorInfo();
         }
-        c->value = ConstValue::Int(x / y + ((x % y != 0) && ((x < 0) == (y < 0)) ? 1 : 0));
+        return FoldedInt(e, *c, x / y + ((x % y != 0) && ((x < 0) == (y < 0)) ? 1 : 0), c->type->scalar);
       }
       return *c;
     }
@@ -365,7 +378,7 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
 ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
   auto* decl = static_cast<const ast::FuncDecl*>(func.decl);
   if (e->args.size() != decl->params.size()) {
-    diags_.Report(e->range, DiagKind::CallArity, e->callee.name, decl->params.size(), e->args.size())
+    diags_.Report(e->range, DiagKind::CallArity, e->callee.name, Plural(decl->params.size(), "argument"), e->args.size())
         .Note(func.decl_range, DiagKind::NoteDeclaredHere, e->callee.name);
     return ErrorInfo();
   }

@@ -46,9 +46,33 @@ int Mantissa(ScalarKind k) {
   }
 }
 
-bool IntFits(int64_t v, ScalarKind k) {
-  if (IsSigned(k)) return v >= IntegerMin(k) && (v < 0 || static_cast<uint64_t>(v) <= IntegerMax(k));
-  return v >= 0 && static_cast<uint64_t>(v) <= IntegerMax(k);
+// With no context an integer constant is the first of i32, i64, u64 that
+// holds it, not narrower than `at_least` when it fits that.
+std::optional<ScalarKind> UntypedIntKind(ExactInt v, ScalarKind at_least = ScalarKind::I32) {
+  static constexpr ScalarKind kOrder[] = {ScalarKind::I32, ScalarKind::I64, ScalarKind::U64};
+  size_t first = at_least == ScalarKind::U64 ? 2 : at_least == ScalarKind::I64 ? 1 : 0;
+  for (size_t k = first; k < 3; ++k)
+    if (ExactFits(v, kOrder[k])) return kOrder[k];
+  for (ScalarKind k : kOrder)
+    if (ExactFits(v, k)) return k;
+  return std::nullopt;
+}
+
+// Reduces `v` to the width of integer type `k`, as the hardware does.
+ExactInt WrapTo(ExactInt v, ScalarKind k) {
+  int bits = ScalarBits(k);
+  unsigned __int128 mask = (static_cast<unsigned __int128>(1) << bits) - 1;
+  ExactInt w = static_cast<ExactInt>(static_cast<unsigned __int128>(v) & mask);
+  if (IsSigned(k) && w > static_cast<ExactInt>(IntegerMax(k))) w -= static_cast<ExactInt>(mask) + 1;
+  return w;
+}
+
+ExactInt ExactOf(const ExprInfo& info) { return ExactValue(*info.value, info.type->scalar); }
+
+// A constant as the user wrote it (u64 values above 2^63 included).
+std::string ValueString(const ExprInfo& info) {
+  if (info.value->kind == ConstValue::Kind::Int) return ExactString(ExactOf(info));
+  return info.value->ToString();
 }
 
 }  // namespace
@@ -81,6 +105,10 @@ ExprInfo Checker::CheckExpr(ast::Expr* e) {
       break;
   }
   if (!info.type) info.type = types_.Error();
+  // Only compile-time values adapt to their context (§5): an expression of
+  // literals that is not folded (`abs(1.0)`, `c ? 1 : 2` with a run-time
+  // `c`) has the default type it was given (f32, i32, ...).
+  if (info.untyped_literal && !info.value) info.untyped_literal = false;
   e->type = info.type;
   if (info.value && !info.type->IsError()) module_.constants[e] = *info.value;
   return info;
@@ -99,22 +127,16 @@ ExprInfo Checker::CheckLiteral(ast::Expr* e) {
     return info;
   }
   auto* i = static_cast<ast::IntLit*>(e);
-  if (i->value > static_cast<uint64_t>(INT64_MAX)) {
-    // Only u64 holds values past 2^63; constants are folded in 64-bit signed.
-    diags_.Report(e->range, DiagKind::IntegerLiteralTooLargeForType, i->value,
-                  i->suffix ? ScalarName(*i->suffix) : "i64");
-    return ErrorInfo();
-  }
-  int64_t v = static_cast<int64_t>(i->value);
+  ExactInt v = i->value;
   if (i->suffix) {
-    if (!IntFits(v, *i->suffix)) {
+    if (!ExactFits(v, *i->suffix)) {
       diags_.Report(e->range, DiagKind::IntegerLiteralTooLargeForType, i->value, ScalarName(*i->suffix));
       return ErrorInfo();
     }
-    return ExprInfo{types_.Scalar(*i->suffix), ConstValue::Int(v), false, nullptr};
+    return ExprInfo{types_.Scalar(*i->suffix), ExactConst(v), false, nullptr};
   }
-  ScalarKind k = IntFits(v, ScalarKind::I32) ? ScalarKind::I32 : ScalarKind::I64;
-  return ExprInfo{types_.Scalar(k), ConstValue::Int(v), true, nullptr};
+  // The lexer keeps literals below 2^64, which u64 holds.
+  return ExprInfo{types_.Scalar(*UntypedIntKind(v)), ExactConst(v), true, nullptr};
 }
 
 bool Checker::Convertible(const ExprInfo& info, ScalarKind to, SourceRange range,
@@ -129,14 +151,16 @@ bool Checker::Convertible(const ExprInfo& info, ScalarKind to, SourceRange range
   if (info.untyped_literal && info.value) {
     const ConstValue& v = *info.value;
     if (v.kind == ConstValue::Kind::Int) {
+      ExactInt x = ExactOf(info);
       if (IsInteger(to)) {
-        if (IntFits(v.i, to)) return true;
-        diags_.Report(range, DiagKind::LiteralNotRepresentable, v.ToString(), ScalarName(to));
+        if (ExactFits(x, to)) return true;
+        diags_.Report(range, DiagKind::LiteralNotRepresentable, ValueString(info), ScalarName(to));
         return false;
       }
       if (IsFloat(to)) {
-        if (std::abs(static_cast<double>(v.i)) <= std::ldexp(1.0, Mantissa(to))) return true;
-        diags_.Report(range, DiagKind::LiteralNotRepresentable, v.ToString(), ScalarName(to));
+        ExactInt limit = static_cast<ExactInt>(1) << Mantissa(to);
+        if (x <= limit && x >= -limit) return true;
+        diags_.Report(range, DiagKind::LiteralNotRepresentable, ValueString(info), ScalarName(to));
         return false;
       }
     } else if (v.kind == ConstValue::Kind::Float && IsFloat(to)) {
@@ -164,7 +188,7 @@ ExprInfo Checker::CheckConverted(ast::Expr* e, ScalarKind to, std::string_view w
   out.untyped_literal = false;
   // A converted constant takes the target's representation.
   if (out.value && IsFloat(to) && out.value->kind == ConstValue::Kind::Int)
-    out.value = ConstValue::Float(static_cast<double>(out.value->i));
+    out.value = ConstValue::Float(static_cast<double>(ExactOf(info)));
   return out;
 }
 
@@ -173,6 +197,10 @@ std::optional<int64_t> Checker::EvalInt(ast::Expr* e, std::string_view what) {
   if (info.IsError()) return std::nullopt;
   if (!info.type->IsInteger() || !info.value || info.value->kind != ConstValue::Kind::Int) {
     diags_.Report(e->range, DiagKind::NotCompileTime, what);
+    return std::nullopt;
+  }
+  if (!ExactFits(ExactOf(info), ScalarKind::I64)) {
+    diags_.Report(e->range, DiagKind::ConstOverflow, "i64");
     return std::nullopt;
   }
   return info.value->i;
@@ -196,10 +224,21 @@ void Checker::ReportUndeclared(const std::string& name, SourceRange range) {
     consider("warp_id");
     consider("lane_id");
   }
-  if (best.empty())
-    diags_.Report(range, DiagKind::UndeclaredIdentifier, name);
-  else
+  // A name declared in a module that is not imported: say which, and the
+  // line to add, rather than suggest a near miss.
+  std::vector<ImportHint> hints;
+  if (options_.find_import) hints = options_.find_import(name);
+  if (!hints.empty()) {
+    auto diag = diags_.Report(range, DiagKind::UndeclaredIdentifier, name);
+    for (const ImportHint& h : hints) diag.Note(h.range, DiagKind::NoteDeclaredInModule, h.what, name, h.module, h.module);
+    return;
+  }
+  if (!best.empty())
     diags_.Report(range, DiagKind::UndeclaredIdentifierSuggest, name, best);
+  else if (in_param_dims_)
+    diags_.Report(range, DiagKind::UnboundShapeSymbol, name, name);
+  else
+    diags_.Report(range, DiagKind::UndeclaredIdentifier, name);
 }
 
 ExprInfo Checker::CheckName(ast::NameExpr* e) {
@@ -255,7 +294,8 @@ std::optional<Checker::IndexOperands> Checker::CheckIndexOperands(ast::IndexExpr
   }
   out.name = out.base.lvalue_root ? out.base.lvalue_root->name : "tensor";
   if (out.indices.size() != out.base.type->Rank()) {
-    diags_.Report(e->range, DiagKind::IndexCountMismatch, out.name, out.base.type->Rank(), out.indices.size());
+    diags_.Report(e->range, DiagKind::IndexCountMismatch, out.name, out.base.type->Rank(),
+                  Plural(out.indices.size(), "index", "indices"));
     return std::nullopt;
   }
   bool ok = true;
@@ -282,8 +322,8 @@ ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
   for (size_t k = 0; k < operands->indices.size(); ++k) {
     const ExprInfo& idx = operands->indices[k];
     if (idx.value && t->dims[k].is_const &&
-        (idx.value->i < 0 || idx.value->i >= t->dims[k].value)) {
-      diags_.Report(e->indices[k]->range, DiagKind::IndexOutOfBounds, idx.value->i, k,
+        (ExactOf(idx) < 0 || ExactOf(idx) >= t->dims[k].value)) {
+      diags_.Report(e->indices[k]->range, DiagKind::IndexOutOfBounds, ExactString(ExactOf(idx)), k,
                     t->dims[k].value);
       ok = false;
     }
@@ -342,28 +382,44 @@ ExprInfo Checker::CheckUnary(ast::UnaryExpr* e) {
     return ErrorInfo();
   }
   ExprInfo out{t, std::nullopt, v.untyped_literal, nullptr};
-  if (v.value) {
-    const ConstValue& c = *v.value;
-    switch (e->op) {
-      case ast::UnaryOp::Neg:
-        if (c.kind == ConstValue::Kind::Float) out.value = ConstValue::Float(-c.f);
-        else if (c.i != INT64_MIN) out.value = ConstValue::Int(-c.i);
-        break;
-      case ast::UnaryOp::Plus: out.value = c; break;
-      case ast::UnaryOp::Not: out.value = ConstValue::Bool(!c.b); break;
-      case ast::UnaryOp::BitNot:
-        // Unsigned complements stay within the type's width.
-        out.value = ConstValue::Int(IsUnsigned(t->scalar) && t->scalar != ScalarKind::U64
-                                        ? static_cast<int64_t>(static_cast<uint64_t>(c.i) ^ IntegerMax(t->scalar))
-                                        : ~c.i);
-        break;
-    }
-    if (out.value && out.value->kind == ConstValue::Kind::Int && !v.untyped_literal &&
-        !IntFits(out.value->i, t->scalar)) {
-      diags_.Report(e->range, DiagKind::ConstOverflow, t->ToString());
+  if (!v.value) return out;
+  const ConstValue& c = *v.value;
+  if (c.kind == ConstValue::Kind::Bool) {
+    out.value = ConstValue::Bool(!c.b);
+    return out;
+  }
+  if (c.kind == ConstValue::Kind::Float) {
+    out.value = ConstValue::Float(e->op == ast::UnaryOp::Neg ? -c.f : c.f);
+    return out;
+  }
+  ExactInt x = ExactOf(v), z = x;
+  switch (e->op) {
+    case ast::UnaryOp::Neg: z = -x; break;
+    case ast::UnaryOp::Plus: break;
+    case ast::UnaryOp::Not: break;
+    case ast::UnaryOp::BitNot:
+      // An unsigned complement stays within the type's width.
+      z = IsUnsigned(t->scalar) && !v.untyped_literal ? static_cast<ExactInt>(IntegerMax(t->scalar)) - x : -x - 1;
+      break;
+  }
+  return FoldedInt(e, out, z, t->scalar);
+}
+
+// Gives `out` the folded integer `z`: typed results must fit their type;
+// untyped ones take the first of i32, i64, u64 that holds them.
+ExprInfo Checker::FoldedInt(ast::Expr* e, ExprInfo out, ExactInt z, ScalarKind type) {
+  if (out.untyped_literal) {
+    std::optional<ScalarKind> k = UntypedIntKind(z, type);
+    if (!k) {
+      diags_.Report(e->range, DiagKind::ConstOverflow, z < 0 ? "i64" : "u64");
       return ErrorInfo();
     }
+    out.type = types_.Scalar(*k);
+  } else if (!ExactFits(z, type)) {
+    diags_.Report(e->range, DiagKind::ConstOverflow, ScalarName(type));
+    return ErrorInfo();
   }
+  out.value = ExactConst(z);
   return out;
 }
 
@@ -438,16 +494,19 @@ ExprInfo Checker::Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r
   if (op == Op::Shl || op == Op::Shr) {
     if (!l.type->IsInteger() || !r.type->IsInteger()) return invalid();
     ExprInfo out{l.type, std::nullopt, l.untyped_literal, nullptr};
-    if (l.value && r.value) {
-      int64_t s = r.value->i;
-      if (s < 0 || s >= ScalarBits(l.type->scalar)) {
-        diags_.Report(e->rhs->range, DiagKind::ShiftOutOfRange, s, l.type->ToString());
-        return ErrorInfo();
-      }
-      out.value = ConstValue::Int(op == Op::Shl ? static_cast<int64_t>(static_cast<uint64_t>(l.value->i) << s)
-                                                : l.value->i >> s);
+    if (!l.value || !r.value) return out;
+    // Typed shifts drop the bits shifted out, as the hardware does; an
+    // untyped constant is shifted exactly and then typed like any other.
+    ExactInt s = ExactOf(r), x = ExactOf(l);
+    int width = l.untyped_literal ? 64 : ScalarBits(l.type->scalar);
+    if (s < 0 || s >= width) {
+      std::string type = !l.untyped_literal ? l.type->ToString() : l.type->scalar == ScalarKind::U64 ? "u64" : "i64";
+      diags_.Report(e->rhs->range, DiagKind::ShiftOutOfRange, ExactString(s), type);
+      return ErrorInfo();
     }
-    return out;
+    ExactInt z = op == Op::Shr ? x >> static_cast<int>(s) : x * (static_cast<ExactInt>(1) << static_cast<int>(s));
+    if (!l.untyped_literal) z = WrapTo(z, l.type->scalar);
+    return FoldedInt(e, out, z, l.type->scalar);
   }
   bool compare = op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq ||
                  op == Op::Ne;
@@ -477,8 +536,8 @@ ExprInfo Checker::Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r
     return out;
   }
   if (IsFloat(*common)) {
-    double x = a.kind == ConstValue::Kind::Float ? a.f : static_cast<double>(a.i);
-    double y = b.kind == ConstValue::Kind::Float ? b.f : static_cast<double>(b.i);
+    double x = a.kind == ConstValue::Kind::Float ? a.f : static_cast<double>(ExactOf(l));
+    double y = b.kind == ConstValue::Kind::Float ? b.f : static_cast<double>(ExactOf(r));
     switch (op) {
       case Op::Add: out.value = ConstValue::Float(x + y); break;
       case Op::Sub: out.value = ConstValue::Float(x - y); break;
@@ -494,7 +553,7 @@ ExprInfo Checker::Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r
     }
     return out;
   }
-  int64_t x = a.i, y = b.i, z = 0;
+  ExactInt x = ExactOf(l), y = ExactOf(r), z = 0;
   bool overflow = false;
   switch (op) {
     case Op::Add: overflow = __builtin_add_overflow(x, y, &z); break;
@@ -506,8 +565,7 @@ ExprInfo Checker::Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r
         diags_.Report(e->rhs->range, DiagKind::DivisionByZero);
         return ErrorInfo();
       }
-      if (x == INT64_MIN && y == -1) overflow = true;
-      else z = op == Op::Div ? x / y : x % y;
+      z = op == Op::Div ? x / y : x % y;
       break;
     case Op::BitAnd: z = x & y; break;
     case Op::BitOr: z = x | y; break;
@@ -520,13 +578,11 @@ ExprInfo Checker::Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r
     case Op::Ne: out.value = ConstValue::Bool(x != y); return out;
     default: break;
   }
-  if (overflow || (!out.untyped_literal && !IntFits(z, *common))) {
+  if (overflow) {
     diags_.Report(e->range, DiagKind::ConstOverflow, ScalarName(*common));
     return ErrorInfo();
   }
-  if (out.untyped_literal && !IntFits(z, ScalarKind::I32)) out.type = types_.Scalar(ScalarKind::I64);
-  out.value = ConstValue::Int(z);
-  return out;
+  return FoldedInt(e, out, z, *common);
 }
 
 ExprInfo Checker::CheckTernary(ast::TernaryExpr* e) {
@@ -565,24 +621,35 @@ ExprInfo Checker::CheckCast(ast::CastExpr* e) {
     return ErrorInfo();
   }
   ExprInfo out = Scalar(e->to);
-  if (v.value) {
-    const ConstValue& c = *v.value;
-    double as_double = c.kind == ConstValue::Kind::Float ? c.f
-                       : c.kind == ConstValue::Kind::Bool ? (c.b ? 1.0 : 0.0)
-                                                          : static_cast<double>(c.i);
+  if (!v.value) return out;
+  const ConstValue& c = *v.value;
+  if (c.kind == ConstValue::Kind::Float) {
     if (e->to == ScalarKind::Bool) {
-      out.value = ConstValue::Bool(as_double != 0.0);
+      out.value = ConstValue::Bool(c.f != 0.0);
     } else if (IsFloat(e->to)) {
-      out.value = ConstValue::Float(as_double);
-    } else if (c.kind == ConstValue::Kind::Int) {
-      out.value = ConstValue::Int(c.i);  // integer-to-integer casts of constants must fit
-      if (!IntFits(c.i, e->to)) {
+      out.value = c;
+    } else {
+      // Float to integer truncates toward zero; the result must fit, as
+      // for integer constants (`i8(300.0)` is an error like `i8(300)`).
+      double t = std::trunc(c.f);
+      if (!(std::abs(t) < 0x1p64) || !ExactFits(static_cast<ExactInt>(t), e->to)) {
         diags_.Report(e->range, DiagKind::ConstOverflow, ScalarName(e->to));
         return ErrorInfo();
       }
-    } else if (std::isfinite(as_double) && std::abs(as_double) < 9.2e18) {
-      out.value = ConstValue::Int(static_cast<int64_t>(as_double));
+      out.value = ExactConst(static_cast<ExactInt>(t));
     }
+    return out;
+  }
+  ExactInt x = ExactOf(v);  // integers and bools
+  if (e->to == ScalarKind::Bool) {
+    out.value = ConstValue::Bool(x != 0);
+  } else if (IsFloat(e->to)) {
+    out.value = ConstValue::Float(static_cast<double>(x));
+  } else if (!ExactFits(x, e->to)) {
+    diags_.Report(e->range, DiagKind::ConstOverflow, ScalarName(e->to));
+    return ErrorInfo();
+  } else {
+    out.value = ExactConst(x);
   }
   return out;
 }

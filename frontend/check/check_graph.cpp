@@ -67,7 +67,7 @@ ExprInfo Checker::CheckGraphExpr(ast::Expr* expr) {
 ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
   auto* op = static_cast<const ast::OpDecl*>(op_sym.decl);
   if (call->args.size() != op->params.size()) {
-    diags_.Report(call->range, DiagKind::CallArity, call->callee.name, op->params.size(), call->args.size())
+    diags_.Report(call->range, DiagKind::CallArity, call->callee.name, Plural(op->params.size(), "argument"), call->args.size())
         .Note(op_sym.decl_range, DiagKind::NoteDeclaredHere, call->callee.name);
     return ErrorInfo();
   }

@@ -154,8 +154,8 @@ void Checker::CheckImplements(ast::KernelDecl* decl) {
   op_sym->used = true;
   auto* op = static_cast<const ast::OpDecl*>(op_sym->decl);
   if (decl->params.size() != op->params.size() + 1) {
-    diags_.Report(name.range, DiagKind::ImplementsArity, decl->name.name, decl->params.size(),
-                  name.name, op->params.size())
+    diags_.Report(name.range, DiagKind::ImplementsArity, decl->name.name,
+                  Plural(decl->params.size(), "parameter"), name.name, Plural(op->params.size(), "input"))
         .Note(op_sym->decl_range, DiagKind::NoteDeclaredHere, name.name);
     return;
   }

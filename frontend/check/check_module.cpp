@@ -120,10 +120,9 @@ void Checker::CheckConst(ast::ConstDecl* decl) {
     diags_.Report(decl->value->range, DiagKind::NotCompileTime, "a module-level constant");
     return;
   }
+  // An untyped initializer gives its default type: f32, or the first of
+  // i32, i64, u64 that holds the value.
   sym->type = decl->type ? types_.Scalar(decl->type->elem) : info.type;
-  if (info.untyped_literal && !decl->type)
-    sym->type = types_.Scalar(info.value->kind == ConstValue::Kind::Float ? ScalarKind::F32
-                                                                           : ScalarKind::I32);
   sym->value = info.value;
 }
 

@@ -36,7 +36,7 @@ ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
   PushScope();
   bool ok = true;
   for (ast::ReduceExpr::Var& v : r->vars) {
-    std::optional<Dim> extent = ResolveDim(v.extent);
+    std::optional<Dim> extent = ResolveDim(v.extent, "reduction extent");
     ok = ok && extent;
     Symbol s;
     s.name = v.name.name;
@@ -94,7 +94,7 @@ void Checker::CheckOp(ast::OpDecl* decl) {
       }
       out = &st;
       if (!result->IsError() && st.indices.size() != result->Rank()) {
-        diags_.Report(st.range, DiagKind::OutputIndexCount, result->Rank(), st.indices.size());
+        diags_.Report(st.range, DiagKind::OutputIndexCount, result->Rank(), Plural(st.indices.size(), "index", "indices"));
         continue;
       }
     } else if (out) {

@@ -177,7 +177,7 @@ void Checker::CheckFor(ast::ForStmt* stmt) {
     loop.mapping = m;
     if (static_cast<int>(stmt->vars.size()) != m.Rank()) {
       diags_.Report(stmt->range.begin.IsValid() ? SourceRange{stmt->vars.front().range.begin, stmt->vars.back().range.end} : stmt->range,
-                    DiagKind::ForArityMapping, stmt->vars.size(), m.Rank())
+                    DiagKind::ForArityMapping, Plural(stmt->vars.size(), "variable"), m.Rank())
           .Note(stmt->iter->range, DiagKind::NoteMappingType, m.TypeString());
       ok = false;
     }
@@ -196,7 +196,7 @@ void Checker::CheckFor(ast::ForStmt* stmt) {
       if (base && base->name == "threadIdx" && member->member.name == "x" &&
           !block_dims_.empty() && block_dims_[0].is_const && m.Workers() > block_dims_[0].value)
         diags_.Report(stmt->worker->range, DiagKind::MappingExceedsBlock, m.ToString(),
-                      m.Workers(), block_dims_[0].value);
+                      m.Workers(), Plural(block_dims_[0].value, "thread"));
       auto* name = ast::dyn_cast<ast::NameExpr>(stmt->worker);
       if (name && name->name == "lane_id" && m.Workers() > 32)
         diags_.Report(stmt->worker->range, DiagKind::MappingExceedsWarp, m.ToString(), m.Workers());

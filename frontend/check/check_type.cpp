@@ -66,23 +66,28 @@ void Checker::BindShapeSymbols(const std::vector<ast::Param>& params) {
   }
 }
 
-std::optional<Dim> Checker::ResolveDim(ast::Expr* e) {
+std::optional<Dim> Checker::ResolveDim(ast::Expr* e, std::string_view what) {
   ExprInfo info = CheckExpr(e);
   if (info.IsError()) return std::nullopt;
   if (!info.type->IsInteger()) {
-    diags_.Report(e->range, DiagKind::DimNotInteger, info.type->ToString());
+    diags_.Report(e->range, DiagKind::DimNotInteger, what, info.type->ToString());
     return std::nullopt;
   }
   if (info.value) {
-    if (info.value->i <= 0) {
-      diags_.Report(e->range, DiagKind::NonPositiveDim, info.value->i);
+    ExactInt v = ExactValue(*info.value, info.type->scalar);
+    if (v <= 0) {
+      diags_.Report(e->range, DiagKind::NonPositiveDim, what, ExactString(v));
+      return std::nullopt;
+    }
+    if (!ExactFits(v, ScalarKind::I64)) {
+      diags_.Report(e->range, DiagKind::ConstOverflow, "i64");
       return std::nullopt;
     }
     return Dim::Const(info.value->i);
   }
   const ast::Expr* bad = nullptr;
   if (!OnlyShapeNames(e, scope_, &bad)) {
-    diags_.Report(bad->range, DiagKind::DimNotShape);
+    diags_.Report(bad->range, DiagKind::DimNotShape, what);
     return std::nullopt;
   }
   std::string text = ast::PrintExpr(e);
@@ -208,14 +213,19 @@ const Type* Checker::ResolveType(const ast::TypeSpec& spec, MemScope scope) {
     return types_.Error();
   }
   bool ok = true;
+  // Shape symbols are bound before parameter types are resolved, so an
+  // unknown name in one of their dimensions was never written alone.
+  bool saved = in_param_dims_;
+  in_param_dims_ = scope == MemScope::Global;
   for (ast::Expr* d : spec.dims) {
-    std::optional<Dim> dim = ResolveDim(d);
+    std::optional<Dim> dim = ResolveDim(d, "tensor dimension");
     if (!dim) {
       ok = false;
       continue;
     }
     t.dims.push_back(*dim);
   }
+  in_param_dims_ = saved;
   if (spec.layout) {
     const ast::LayoutSpec& l = *spec.layout;
     size_t want = 0;
@@ -234,15 +244,16 @@ const Type* Checker::ResolveType(const ast::TypeSpec& spec, MemScope scope) {
       return types_.Error();
     }
     if (l.args.size() != want) {
-      diags_.Report(l.range, DiagKind::LayoutArity, l.name.name, want, l.args.size());
+      diags_.Report(l.range, DiagKind::LayoutArity, l.name.name, Plural(want, "argument"), l.args.size());
       return types_.Error();
     }
-    for (ast::Expr* a : l.args) {
+    for (size_t k = 0; k < l.args.size(); ++k) {
+      ast::Expr* a = l.args[k];
       if (t.layout.kind == Layout::Kind::Swizzle) {
         std::optional<int64_t> v = EvalInt(a, "a swizzle parameter");
         if (!v) return types_.Error();
         t.layout.args.push_back(Dim::Const(*v));
-      } else if (std::optional<Dim> d = ResolveDim(a)) {
+      } else if (std::optional<Dim> d = ResolveDim(a, fmt::format("stride {} of 'strided'", k + 1))) {
         t.layout.args.push_back(*d);
       } else {
         return types_.Error();

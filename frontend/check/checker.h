@@ -85,10 +85,20 @@ struct CheckedModule {
   bool ok = false;
 };
 
+/// A declaration of a name in a module that the current one does not import.
+struct ImportHint {
+  std::string module;  // dotted: std.nn
+  std::string what;    // op, kernel, function, graph, constant
+  SourceRange range;   // of the declared name
+};
+
 /// Options that affect checking.
 struct CheckOptions {
   /// `-D NAME=VALUE`: compile-time parameter values.
   std::map<std::string, int64_t> defines;
+  /// Where an undeclared name is declared in an importable module (for the
+  /// `add 'import std.nn;'` hint); none when unset.
+  std::function<std::vector<ImportHint>(const std::string& name)> find_import;
 };
 
 /// Resolves an import to a checked module (null after reporting an error).
@@ -128,7 +138,8 @@ class Checker {
   // check_type.cpp
   void BindShapeSymbols(const std::vector<ast::Param>& params);
   const Type* ResolveType(const ast::TypeSpec& spec, MemScope scope);
-  std::optional<Dim> ResolveDim(ast::Expr* e);
+  /// A dimension-like extent (`what`: "tensor dimension", a stride, ...).
+  std::optional<Dim> ResolveDim(ast::Expr* e, std::string_view what);
   void DeclareParams(const std::vector<ast::Param>& params, bool read_only);
   /// The result type of an op or graph; its dimensions must be bound by
   /// the parameters (the error type, after a diagnostic, if not).
@@ -197,6 +208,7 @@ class Checker {
   ExprInfo CheckCast(ast::CastExpr* e);
   ExprInfo CheckLiteral(ast::Expr* e);
   ExprInfo Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r);
+  ExprInfo FoldedInt(ast::Expr* e, ExprInfo out, ExactInt z, ScalarKind type);
   std::optional<ScalarKind> CommonType(const ExprInfo& l, const ExprInfo& r);
   ExprInfo Scalar(ScalarKind k) { return ExprInfo{types_.Scalar(k), {}, false, nullptr}; }
   ExprInfo ErrorInfo() { return ExprInfo{types_.Error(), {}, false, nullptr}; }
@@ -229,6 +241,7 @@ class Checker {
   std::vector<Dim> block_dims_;  // of the kernel being checked, when constant
   std::map<std::string, ScalarKind> type_bindings_;  // of the generic op being checked
   bool in_reduction_extent_ = false;
+  bool in_param_dims_ = false;  // resolving the dimensions of a parameter or result type
 };
 
 }  // namespace tmc::sema

@@ -47,6 +47,28 @@ const Type* TypeContext::Make(Type t) {
   return &storage_.back();
 }
 
+ExactInt ExactValue(const ConstValue& v, ScalarKind type) {
+  if (v.kind == ConstValue::Kind::Bool) return v.b ? 1 : 0;
+  if (type == ScalarKind::U64) return static_cast<ExactInt>(static_cast<uint64_t>(v.i));
+  return v.i;
+}
+
+ConstValue ExactConst(ExactInt v) { return ConstValue::Int(static_cast<int64_t>(static_cast<uint64_t>(v))); }
+
+bool ExactFits(ExactInt v, ScalarKind k) {
+  if (!IsInteger(k)) return false;
+  return v >= IntegerMin(k) && v <= static_cast<ExactInt>(IntegerMax(k));
+}
+
+std::string ExactString(ExactInt v) {
+  if (v == 0) return "0";
+  bool negative = v < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string s;
+  for (; u > 0; u /= 10) s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
+  return negative ? "-" + s : s;
+}
+
 std::string ConstValue::ToString() const {
   switch (kind) {
     case Kind::Int: return std::to_string(i);

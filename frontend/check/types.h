@@ -102,4 +102,14 @@ struct ConstValue {
   std::string ToString() const;
 };
 
+/// Integer constants are folded exactly in 128 bits and then checked against
+/// their type. A ConstValue holds the 64 two's-complement bits; its type says
+/// how to read them (a u64 constant reaches 2^64 - 1).
+using ExactInt = __int128;
+ExactInt ExactValue(const ConstValue& v, ScalarKind type);
+/// The 64-bit representation of `v`, which must fit some 64-bit type.
+ConstValue ExactConst(ExactInt v);
+bool ExactFits(ExactInt v, ScalarKind k);
+std::string ExactString(ExactInt v);
+
 }  // namespace tmc::sema

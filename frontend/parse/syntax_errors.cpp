@@ -52,6 +52,38 @@ std::string ExpectedHint(antlr4::Parser* parser, const antlr4::Token* offending)
   return s;
 }
 
+// For an error that wants a closing bracket: the innermost opening bracket
+// of that kind still open before `offending`, as clang's "to match this".
+const antlr4::Token* UnclosedOpener(antlr4::Parser* parser, const antlr4::Token* offending,
+                                    const std::string& hint) {
+  size_t open = hint == "'}'" ? TmParser::LBRACE : hint == "')'" ? TmParser::LPAREN
+              : hint == "']'" ? TmParser::LBRACK : 0;
+  if (open == 0) return nullptr;
+  auto* stream = static_cast<antlr4::BufferedTokenStream*>(parser->getTokenStream());
+  std::vector<const antlr4::Token*> stack;
+  auto opener_of = [](size_t close) -> size_t {
+    return close == TmParser::RBRACE ? TmParser::LBRACE : close == TmParser::RPAREN ? TmParser::LPAREN
+         : close == TmParser::RBRACK ? TmParser::LBRACK : 0;
+  };
+  for (size_t i = 0; i < offending->getTokenIndex() && i < stream->size(); ++i) {
+    const antlr4::Token* t = stream->get(i);
+    size_t type = t->getType();
+    if (type == TmParser::LBRACE || type == TmParser::LPAREN || type == TmParser::LBRACK) {
+      stack.push_back(t);
+    } else if (size_t want = opener_of(type)) {
+      // A stray closer closes the innermost opener of its kind.
+      for (size_t k = stack.size(); k-- > 0;)
+        if (stack[k]->getType() == want) {
+          stack.resize(k);
+          break;
+        }
+    }
+  }
+  for (size_t k = stack.size(); k-- > 0;)
+    if (stack[k]->getType() == open) return stack[k];
+  return nullptr;
+}
+
 }  // namespace
 
 SourceRange TokenLocator::Range(const antlr4::Token* tok) const {
@@ -96,14 +128,18 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
   }
   last_error_index_ = index;
   std::string hint = ExpectedHint(parser, offending);
+  const antlr4::Token* opener = UnclosedOpener(parser, offending, hint);
+  auto note_opener = [&](DiagnosticBuilder&& diag) {
+    if (opener) diag.Note(locate_.Range(opener), DiagKind::NoteToMatch, opener->getText());
+  };
   if (msg.rfind("missing ", 0) == 0 && !hint.empty()) {
     // Point just past the previous token, as clang does for a missing ';'.
     antlr4::Token* prev = parser->getTokenStream()->LT(-1);
     SourceRange where = prev ? locate_.After(prev) : locate_.Range(offending);
-    diags_.Report(where, DiagKind::ExpectedToken, hint, Describe(offending));
+    note_opener(diags_.Report(where, DiagKind::ExpectedToken, hint, Describe(offending)));
   } else if (!hint.empty()) {
-    diags_.Report(locate_.Range(offending), DiagKind::UnexpectedTokenExpected,
-                  Describe(offending), hint);
+    note_opener(diags_.Report(locate_.Range(offending), DiagKind::UnexpectedTokenExpected,
+                              Describe(offending), hint));
   } else {
     diags_.Report(locate_.Range(offending), DiagKind::UnexpectedToken, Describe(offending));
   }

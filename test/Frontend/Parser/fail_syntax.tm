@@ -25,7 +25,7 @@ kernel k() block(32) {
 // -----
 
 kernel k() block(32) {
-  let a = (1 + 2;    // expected-error {{expected ')' before ';'}}
+  let a = (1 + 2;    // expected-error {{expected ')' before ';'}} expected-note {{to match this '('}}
 }
 
 
@@ -43,6 +43,6 @@ op f(X: f32[N]) -> { out[i] = X[i]; }  // expected-error {{unexpected '{'; expec
 
 // -----
 
-kernel k() block(32) {
+kernel k() block(32) { // expected-note {{to match this '{'}}
   let a = 1;
 // expected-error@+1 {{unexpected end of file; expected '}'}}

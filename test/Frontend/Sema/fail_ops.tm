@@ -2,7 +2,7 @@
 // RUN: %tmc %s --split-input-file --verify-diagnostics
 
 op a(X: f32[M, N]) -> f32[M, N] {
-  out[i] = X[i, 0];           // expected-error {{the result has rank 2 but 'out' is indexed with 1 indices}}
+  out[i] = X[i, 0];           // expected-error {{the result has rank 2 but 'out' is indexed with 1 index}}
 }
 
 // -----

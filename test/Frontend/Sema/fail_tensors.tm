@@ -2,7 +2,7 @@
 // RUN: %tmc %s --split-input-file --verify-diagnostics
 
 kernel k(A: f32[M, K], B: f32[]) block(32) { // expected-error {{a tensor type needs at least one dimension}}
-  let a = A[0];          // expected-error {{'A' has rank 2 but is indexed with 1 indices}}
+  let a = A[0];          // expected-error {{'A' has rank 2 but is indexed with 1 index}}
   let b = A[0, 1.5];     // expected-error {{index has type 'f32', expected an integer}}
   let c = A[0, 0][1];    // expected-error {{cannot index a value of type 'f32'}}
 }
@@ -48,4 +48,48 @@ kernel k(A: f32[M]) block(32) {
 func g(x: f32) -> f32 {
   shared s: f32[4];       // expected-error {{shared tensors can only be declared in kernels}}
   return x;
+}
+
+// -----
+
+// Diagnostics that teach: how shape symbols are bound, what a layout
+// argument is, and counts in agreement with their nouns.
+kernel k1(A: f32[2 * N]) block(32) { // expected-error {{use of undeclared identifier 'N': a shape symbol is bound only by a parameter dimension that is the name alone, as in 'f32[N]'}}
+}
+kernel k2(A: f32[M], B: f32[M + P]) block(32) { // expected-error {{use of undeclared identifier 'P': a shape symbol is bound only by a parameter dimension that is the name alone, as in 'f32[P]'}}
+}
+kernel k3(A: f32[M, 4] strided(0, 1)) block(32) { // expected-error {{stride 1 of 'strided' must be positive, got 0}}
+}
+kernel k4(A: f32[M, 4] strided(4, 1.5)) block(32) { // expected-error {{stride 2 of 'strided' has type 'f32', expected an integer}}
+}
+kernel k5(A: f32[M] strided(1, 1)) block(32) { // expected-error {{layout 'strided' takes 1 argument, 2 given}}
+}
+kernel k6(A: f32[M]) block(32) {
+  shared s: f32[2 * Q]; // expected-error {{use of undeclared identifier 'Q'}}
+}
+op o(X: f32[N]) -> f32[N] {
+  out[i] = X[i] + sum(k < 0) X[k]; // expected-error {{reduction extent must be positive, got 0}}
+}
+func f(x: f32) -> f32 { return x; }
+func g() -> f32 {
+  return f(); // expected-error {{'f' takes 1 argument, 0 given}}
+  // expected-note@-3 {{'f' declared here}}
+}
+func h() -> f32 {
+  return exp(); // expected-error {{'exp' takes 1 argument, 0 given}}
+}
+kernel k7(A: f32[N]) block(4) {
+  for (i, j) in spatial(4) on threadIdx.x { // expected-error {{loop binds 2 variables but the task mapping has rank 1}}
+  } // expected-note@-1 {{this mapping is mapping<1, 4, (4)>}}
+  for (i) in spatial(2, 2) on threadIdx.x { // expected-error {{loop binds 1 variable but the task mapping has rank 2}}
+  } // expected-note@-1 {{this mapping is mapping<2, 4, (2, 2)>}}
+}
+kernel k9(A: f32[N]) block(1) {
+  for i in spatial(4) on threadIdx.x { // expected-warning {{task mapping spatial(4) has 4 workers but the block has 1 thread in x}}
+    A[i] = 0.0;
+  }
+}
+op one(X: f32[N]) -> f32[N] { out[i] = X[i]; }
+kernel k8(X: f32[N]) implements one block(32) { // expected-error {{kernel 'k8' has 1 parameter but op 'one' has 1 input and one output}}
+// expected-note@-2 {{'one' declared here}}
 }

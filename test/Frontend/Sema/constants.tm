@@ -1,0 +1,38 @@
+// Compile-time integer constants are exact (u64 up to 2^64 - 1), typed
+// shifts wrap to the type, casts of constants must fit, and expressions of
+// literals that are not compile-time values take their default type
+// (docs/language.md §5, §8). The folded values appear in the IR.
+// RUN: %tmc %s --emit=ir | FileCheck %s
+
+let top = 9223372036854775808u64;        // 2^63
+let all = ~0u64;                         // 2^64 - 1
+let half = 18446744073709551615u64 >> 1; // 2^63 - 1
+let untyped_big = 9223372036854775808;   // no context: u64
+let lowest = -9223372036854775808;       // i64
+let wide = 1 << 40;                      // untyped: exact, then i64
+let wrapped = 0xFFu8 << 4;               // typed: bits shifted out are dropped
+let sign = 1i32 << 31;
+let float_edges = i8(127.9) + i8(-128.9);
+let toward_zero = u8(-0.5);
+let near_top = u64(1.8e19);
+let smaller = min(1.5, 2);
+let smallest = min(-1, 9223372036854775808);
+
+kernel k(U: u64[N], I: i64[N], S: i32[N], B: u8[N], F: f32[N], H: f16[N]) block(32) {
+  let i = threadIdx.x;
+  U[i] = top + U[i] + all + half + untyped_big;
+  I[i] = lowest + wide + I[i];
+  S[i] = sign + S[i];
+  S[i] = float_edges + smallest;
+  B[i] = wrapped + toward_zero;
+  U[i] = near_top;
+  F[i] = H[i] + abs(1.0) + smaller;   // abs(1.0) is an f32: f16 + f32 is f32
+}
+// CHECK-LABEL: kernel k(
+// CHECK: U[i64(i)] = ((((9223372036854775808u64 + U[i64(i)]) + 18446744073709551615u64) + 9223372036854775807u64) + 9223372036854775808u64)
+// CHECK: I[i64(i)] = (-9223370937343148032i64 + I[i64(i)])
+// CHECK: S[i64(i)] = (-2147483648 + S[i64(i)])
+// CHECK: S[i64(i)] = -2
+// CHECK: B[i64(i)] = 240u8
+// CHECK: U[i64(i)] = 18000000000000000000u64
+// CHECK: F[i64(i)] = ((f32(H[i64(i)]) + abs(1.0)) + 1.5)
