@@ -692,8 +692,13 @@ class Emitter {
     ScalarKind t = c->type;
     auto order = llvm::AtomicOrdering::Monotonic;
     if (c->intrinsic == Intrinsic::AtomicCas) {
-      auto* x = b_.CreateAtomicCmpXchg(addr, args[0], args[1], llvm::MaybeAlign(), order, order);
-      return b_.CreateExtractValue(x, 0);
+      // cmpxchg takes integers only: a float compares and swaps its bit
+      // pattern (so -0.0 does not match 0.0, and a NaN matches itself).
+      llvm::Type* bits = b_.getIntNTy(static_cast<unsigned>(ScalarBits(t)));
+      llvm::Value* cmp = b_.CreateBitCast(args[0], bits);
+      llvm::Value* val = b_.CreateBitCast(args[1], bits);
+      auto* x = b_.CreateAtomicCmpXchg(addr, cmp, val, llvm::MaybeAlign(), order, order);
+      return b_.CreateBitCast(b_.CreateExtractValue(x, 0), Ty(t));
     }
     llvm::AtomicRMWInst::BinOp op;
     switch (c->intrinsic) {
