@@ -346,7 +346,18 @@ class Printer {
       case ExprKind::Cast: {
         auto* c = e->as<Cast>();
         std::string v = Expr(c->operand);
-        if (e->type == ScalarKind::Bool) return "((" + v + ") != 0)";
+        ScalarKind from = c->operand->type;
+        // __half and __nv_bfloat16 compare with 0 ambiguously: through float.
+        if (e->type == ScalarKind::Bool) return Narrow(from) ? "((float)(" + v + ") != 0.0f)" : "((" + v + ") != 0)";
+        // Rounded once, as the LLVM path does (through float would round
+        // twice for integers above 2^24 and for doubles).
+        if (e->type == ScalarKind::BF16 && IsInteger(from) && ScalarBits(from) >= 32) {
+          const char* f = from == ScalarKind::I32 ? "__int2bfloat16_rn" : from == ScalarKind::U32 ? "__uint2bfloat16_rn"
+                          : from == ScalarKind::I64 ? "__ll2bfloat16_rn" : "__ull2bfloat16_rn";
+          return std::string(f) + "(" + v + ")";
+        }
+        if (e->type == ScalarKind::BF16 && from == ScalarKind::F64) return "__double2bfloat16(" + v + ")";
+        if (e->type == ScalarKind::F16 && from == ScalarKind::F64) return "__double2half(" + v + ")";
         // __half and __nv_bfloat16 convert through float.
         if (Narrow(e->type) && !IsFloat(c->operand->type)) v = "(float)(" + v + ")";
         if (Narrow(c->operand->type) && !IsFloat(e->type)) v = "(float)(" + v + ")";
@@ -388,7 +399,9 @@ class Printer {
       }
       case I::Abs:
         if (IsFloat(t)) return Math("fabsf", "fabs", t, a);
-        return fmt::format("(({0}) < 0 ? -({0}) : ({0}))", a[0]);
+        // Back to the type: C computes -x of an 8- or 16-bit x as an int,
+        // where abs(-128i8) would be 128 instead of wrapping to -128.
+        return fmt::format("(({1})(({0}) < 0 ? -({0}) : ({0})))", a[0], CType(t));
       case I::ShflXor: return fmt::format("__shfl_xor_sync(0xffffffffu, {}, {})", a[0], a[1]);
       case I::ShflDown: return fmt::format("__shfl_down_sync(0xffffffffu, {}, {})", a[0], a[1]);
       case I::ShflUp: return fmt::format("__shfl_up_sync(0xffffffffu, {}, {})", a[0], a[1]);
