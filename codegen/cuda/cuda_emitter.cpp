@@ -82,16 +82,6 @@ template <typename T, typename Op> static __device__ __forceinline__ T tmc_atomi
     return tmc_from_bits<T>((old & mask) >> shift);
   }
 }
-template <typename T> static __device__ __forceinline__ T tmc_min(T a, T b) { return b < a ? b : a; }
-template <typename T> static __device__ __forceinline__ T tmc_max(T a, T b) { return a < b ? b : a; }
-static __device__ __forceinline__ float tmc_min(float a, float b) { return fminf(a, b); }
-static __device__ __forceinline__ float tmc_max(float a, float b) { return fmaxf(a, b); }
-static __device__ __forceinline__ double tmc_min(double a, double b) { return fmin(a, b); }
-static __device__ __forceinline__ double tmc_max(double a, double b) { return fmax(a, b); }
-static __device__ __forceinline__ __half tmc_min(__half a, __half b) { return __half(fminf(float(a), float(b))); }
-static __device__ __forceinline__ __half tmc_max(__half a, __half b) { return __half(fmaxf(float(a), float(b))); }
-static __device__ __forceinline__ __nv_bfloat16 tmc_min(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(fminf(float(a), float(b))); }
-static __device__ __forceinline__ __nv_bfloat16 tmc_max(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(fmaxf(float(a), float(b))); }
 template <typename T> static __device__ __forceinline__ T tmc_atomic_add(T* p, T v) {
   return tmc_atomic_update(p, [=](T x) { return T(x + v); });
 }
@@ -109,11 +99,32 @@ template <typename T> static __device__ __forceinline__ T tmc_atomic_cas(T* p, T
 }
 )";
 
+// min, max and abs as functions, so that each operand is printed, and
+// evaluated, once: as macros-like `a < b ? a : b`, nested calls grew
+// exponentially. Integer calls name the type (tmc_min<int8_t>), so that C's
+// promotion to int does not change which template is used. Float min/max
+// ignore a NaN operand, as fminf and LLVM's minnum. The overloads are
+// inline, not static, so that nvcc does not warn when one is unused.
+constexpr const char* kMinMaxHelpers = R"(
+template <typename T> static __device__ __forceinline__ T tmc_min(T a, T b) { return b < a ? b : a; }
+template <typename T> static __device__ __forceinline__ T tmc_max(T a, T b) { return a < b ? b : a; }
+__device__ __forceinline__ float tmc_min(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ float tmc_max(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double tmc_min(double a, double b) { return fmin(a, b); }
+__device__ __forceinline__ double tmc_max(double a, double b) { return fmax(a, b); }
+__device__ __forceinline__ __half tmc_min(__half a, __half b) { return __half(fminf(float(a), float(b))); }
+__device__ __forceinline__ __half tmc_max(__half a, __half b) { return __half(fmaxf(float(a), float(b))); }
+__device__ __forceinline__ __nv_bfloat16 tmc_min(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(fminf(float(a), float(b))); }
+__device__ __forceinline__ __nv_bfloat16 tmc_max(__nv_bfloat16 a, __nv_bfloat16 b) { return __nv_bfloat16(fmaxf(float(a), float(b))); }
+template <typename T> static __device__ __forceinline__ T tmc_abs(T a) { return a < T(0) ? T(-a) : a; }
+)";
+
 class Printer {
  public:
   std::string Run(const Module& m) {
     for (const auto& f : m.functions) Function(*f);
-    return kPrelude + std::string(atomic_helpers_ ? kAtomicHelpers : "") + out_;
+    return kPrelude + std::string(minmax_helpers_ || atomic_helpers_ ? kMinMaxHelpers : "") +
+           std::string(atomic_helpers_ ? kAtomicHelpers : "") + out_;
   }
 
  private:
@@ -312,7 +323,8 @@ class Printer {
         if (s == "nan" || s == "-nan") s = "NAN";
         if (e->type == ScalarKind::F64) return s;
         if (e->type == ScalarKind::F32) return s.find_first_of("IN") == std::string::npos ? s + "f" : s;
-        return "(" + CType(e->type) + ")(" + s + "f)";
+        // INFINITY and NAN are float constants already (no `f` suffix).
+        return "(" + CType(e->type) + ")(" + s + (s.find_first_of("IN") == std::string::npos ? "f" : "") + ")";
       }
       case ExprKind::VarRef: return Name(*e->as<VarRef>()->var);
       case ExprKind::Load: {
@@ -331,7 +343,8 @@ class Printer {
         if (b->op == BinaryOp::Min || b->op == BinaryOp::Max) {
           bool mn = b->op == BinaryOp::Min;
           if (IsFloat(t)) return Math(mn ? "fminf" : "fmaxf", mn ? "fmin" : "fmax", t, {l, r});
-          return fmt::format("(({0}) {2} ({1}) ? ({0}) : ({1}))", l, r, mn ? "<" : ">");
+          minmax_helpers_ = true;
+          return fmt::format("tmc_{}<{}>({}, {})", mn ? "min" : "max", CType(t), l, r);
         }
         // Small integer types promote to int in C: convert the result back.
         std::string s = fmt::format("({} {} {})", l, Spelling(b->op), r);
@@ -399,9 +412,11 @@ class Printer {
       }
       case I::Abs:
         if (IsFloat(t)) return Math("fabsf", "fabs", t, a);
-        // Back to the type: C computes -x of an 8- or 16-bit x as an int,
-        // where abs(-128i8) would be 128 instead of wrapping to -128.
-        return fmt::format("(({1})(({0}) < 0 ? -({0}) : ({0})))", a[0], CType(t));
+        if (IsUnsigned(t)) return a[0];
+        // tmc_abs<int8_t> wraps abs(-128i8) to -128, as the LLVM path does
+        // (C would compute -x of an 8-bit x as an int).
+        minmax_helpers_ = true;
+        return fmt::format("tmc_abs<{}>({})", CType(t), a[0]);
       case I::ShflXor: return fmt::format("__shfl_xor_sync(0xffffffffu, {}, {})", a[0], a[1]);
       case I::ShflDown: return fmt::format("__shfl_down_sync(0xffffffffu, {}, {})", a[0], a[1]);
       case I::ShflUp: return fmt::format("__shfl_up_sync(0xffffffffu, {}, {})", a[0], a[1]);
@@ -478,6 +493,7 @@ class Printer {
   std::string out_;
   const ir::Function* fn_ = nullptr;
   bool atomic_helpers_ = false;
+  bool minmax_helpers_ = false;
 };
 
 }  // namespace

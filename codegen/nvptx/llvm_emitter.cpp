@@ -583,6 +583,7 @@ class Emitter {
       }
       case I::Abs:
         if (IsFloat(t)) return Libdevice("fabs", t, args);  // host: llvm.fabs
+        if (IsUnsigned(t)) return args[0];  // llvm.abs would read it as signed
         return b_.CreateBinaryIntrinsic(LI::abs, args[0], b_.getFalse());
       case I::ShflXor:
       case I::ShflDown:
