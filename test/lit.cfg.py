@@ -20,6 +20,11 @@ log = os.environ.get("TMC_DIAGNOSTIC_LOG")
 if log:
     config.environment["TMC_DIAGNOSTIC_LOG"] = log
 
+# The IR verifier runs after every pass of every compilation in the suite,
+# release build included (ir/transforms/pipeline.cpp): a pass that breaks
+# the IR fails the test that reaches it, not only in debug builds.
+config.environment["TMC_VERIFY_EACH"] = "1"
+
 config.substitutions.append(("%tmc", os.path.join(config.tmc_tools_dir, "tmc")))
 config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(config.tmc_source_dir, "test", "expect_exit.py")))
 config.substitutions.append(("%python", config.python))

@@ -451,6 +451,11 @@ class Emitter {
     llvm::Value* v = Value(from_e);
     ScalarKind from = from_e->type;
     llvm::Type* t = Ty(to);
+    // Conversions to bf16 round once, correctly. LLVM converts a 32- or
+    // 64-bit integer to bf16 through f32 on sm_80 (rounding twice), and
+    // needs a libcall the JIT lacks (__truncdfbf2) for f64 on the host.
+    if (to == ScalarKind::BF16 && IsInteger(from) && ScalarBits(from) >= 32) return F64ToBf16(IntToF64Sticky(v, from));
+    if (to == ScalarKind::BF16 && from == ScalarKind::F64) return F64ToBf16(v);
     if (to == ScalarKind::Bool) {
       return IsFloat(from) ? b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0))
                            : b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
@@ -463,6 +468,49 @@ class Emitter {
     if (IsFloat(from)) return IsSigned(to) ? b_.CreateFPToSI(v, t) : b_.CreateFPToUI(v, t);
     if (IsFloat(to)) return IsUnsigned(from) || from == ScalarKind::Bool ? b_.CreateUIToFP(v, t) : b_.CreateSIToFP(v, t);
     return IsSigned(from) ? b_.CreateSExtOrTrunc(v, t) : b_.CreateZExtOrTrunc(v, t);
+  }
+
+  // A 32- or 64-bit integer as an f64 that rounds to bf16 (or any type of
+  // at most 51 significand bits) exactly as the integer does: exact up to
+  // 2^53; above, the bits below the 53 kept ones are ORed into the lowest
+  // kept bit (a sticky bit), so the value stays inexact but does not move
+  // across a rounding boundary.
+  llvm::Value* IntToF64Sticky(llvm::Value* v, ScalarKind from) {
+    llvm::Type* f64 = b_.getDoubleTy();
+    if (ScalarBits(from) == 32) return IsSigned(from) ? b_.CreateSIToFP(v, f64) : b_.CreateUIToFP(v, f64);
+    llvm::Type* i64 = b_.getInt64Ty();
+    llvm::Value* neg = IsSigned(from) ? b_.CreateICmpSLT(v, b_.getInt64(0)) : b_.getFalse();
+    llvm::Value* mag = b_.CreateSelect(neg, b_.CreateNeg(v), v);  // |INT64_MIN| = 2^63 as unsigned
+    llvm::Value* lz = b_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, mag, b_.getFalse());
+    llvm::Value* shift = b_.CreateSelect(b_.CreateICmpULT(lz, b_.getInt64(11)), b_.CreateSub(b_.getInt64(11), lz),
+                                         b_.getInt64(0));
+    llvm::Value* low = b_.CreateAnd(mag, b_.CreateSub(b_.CreateShl(b_.getInt64(1), shift), b_.getInt64(1)));
+    llvm::Value* kept = b_.CreateOr(b_.CreateLShr(mag, shift), b_.CreateZExt(b_.CreateICmpNE(low, b_.getInt64(0)), i64));
+    llvm::Value* scale = b_.CreateUIToFP(b_.CreateShl(b_.getInt64(1), shift), f64);  // a power of two: exact
+    llvm::Value* d = b_.CreateFMul(b_.CreateUIToFP(kept, f64), scale);
+    return b_.CreateSelect(neg, b_.CreateFNeg(d), d);
+  }
+
+  // f64 -> bf16, rounded once. The GPU converts directly (LLVM expands it
+  // on sm_80). On the host: round to f32 *to odd* (truncate, and set the
+  // last bit if inexact), which loses nothing that the rounding to bf16's
+  // 8 bits needs, then round to nearest even.
+  llvm::Value* F64ToBf16(llvm::Value* v) {
+    if (!o_.host) return b_.CreateFPTrunc(v, b_.getBFloatTy());
+    llvm::Type* i32 = b_.getInt32Ty();
+    llvm::Value* a = b_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+    llvm::Value* f = b_.CreateFPTrunc(a, b_.getFloatTy());
+    llvm::Value* back = b_.CreateFPExt(f, b_.getDoubleTy());
+    llvm::Value* bits = b_.CreateBitCast(f, i32);
+    // Rounded away from a: step one unit back toward it (a beyond the f32
+    // range rounded to inf, which steps back to the largest finite f32).
+    llvm::Value* toward = b_.CreateAdd(bits, b_.CreateSelect(b_.CreateFCmpOGT(a, back), b_.getInt32(1),
+                                                             b_.getInt32(static_cast<uint32_t>(-1))));
+    llvm::Value* odd = b_.CreateICmpNE(b_.CreateAnd(bits, b_.getInt32(1)), b_.getInt32(0));
+    llvm::Value* r = b_.CreateSelect(b_.CreateOr(odd, b_.CreateFCmpUEQ(a, back)), bits, toward);
+    llvm::Value* sign = b_.CreateTrunc(b_.CreateLShr(b_.CreateBitCast(v, b_.getInt64Ty()), 32), i32);
+    r = b_.CreateOr(r, b_.CreateAnd(sign, b_.getInt32(0x80000000u)));
+    return b_.CreateFPTrunc(b_.CreateBitCast(r, b_.getFloatTy()), b_.getBFloatTy());
   }
 
   llvm::Value* BinaryValue(const Binary* e) {
@@ -599,6 +647,7 @@ class Emitter {
       }
       case I::Abs:
         if (IsFloat(t)) return Libdevice("fabs", t, args);  // host: llvm.fabs
+        if (IsUnsigned(t)) return args[0];  // llvm.abs would read it as signed
         return b_.CreateBinaryIntrinsic(LI::abs, args[0], b_.getFalse());
       case I::ShflXor:
       case I::ShflDown:
@@ -776,8 +825,13 @@ class Emitter {
     ScalarKind t = c->type;
     auto order = llvm::AtomicOrdering::Monotonic;
     if (c->intrinsic == Intrinsic::AtomicCas) {
-      auto* x = b_.CreateAtomicCmpXchg(addr, args[0], args[1], llvm::MaybeAlign(), order, order);
-      return b_.CreateExtractValue(x, 0);
+      // cmpxchg takes integers only: a float compares and swaps its bit
+      // pattern (so -0.0 does not match 0.0, and a NaN matches itself).
+      llvm::Type* bits = b_.getIntNTy(static_cast<unsigned>(ScalarBits(t)));
+      llvm::Value* cmp = b_.CreateBitCast(args[0], bits);
+      llvm::Value* val = b_.CreateBitCast(args[1], bits);
+      auto* x = b_.CreateAtomicCmpXchg(addr, cmp, val, llvm::MaybeAlign(), order, order);
+      return b_.CreateBitCast(b_.CreateExtractValue(x, 0), Ty(t));
     }
     llvm::AtomicRMWInst::BinOp op;
     switch (c->intrinsic) {

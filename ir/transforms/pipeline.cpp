@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "ir/printer.h"
 #include "ir/transforms/check_register_indices.h"
 #include "ir/transforms/flatten_buffers.h"
@@ -67,10 +69,14 @@ std::vector<std::string> PassNames() {
 
 bool RunPipeline(Module& m, PassContext& ctx, const PipelineOptions& options, std::string* log) {
   unsigned errors = ctx.diags ? ctx.diags->ErrorCount() : 0;
+  // The test suite sets TMC_VERIFY_EACH (test/lit.cfg.py), so that its
+  // release build verifies every compilation of every test, `tmc run`
+  // included, as a debug build does.
 #ifndef NDEBUG
   bool verify = true;
 #else
-  bool verify = options.verify_each;
+  const char* env = std::getenv("TMC_VERIFY_EACH");
+  bool verify = options.verify_each || (env && *env && std::string(env) != "0");
 #endif
   for (auto& fn : m.functions) {
     for (const Step& step : Pipeline()) {

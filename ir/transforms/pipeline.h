@@ -12,7 +12,9 @@ struct PipelineOptions {
   std::set<std::string> print_after;  // --print-after=NAME (repeatable)
   bool print_after_all = false;
   std::string stop_after;             // --stop-after=NAME
-  bool verify_each = false;           // --verify-each (always on in debug builds)
+  // --verify-each; always on in debug builds and when the environment sets
+  // TMC_VERIFY_EACH (to anything but 0), as the test suite does.
+  bool verify_each = false;
 };
 
 /// True if `name` is a registered pass.

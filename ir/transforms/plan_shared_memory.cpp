@@ -37,9 +37,12 @@ void PlanSharedMemory(Function& fn, PassContext& ctx) {
     for (const Expr& d : b->shape) elems *= AsConstInt(d).value_or(1);
     offset += elems * ScalarBytes(b->elem);
   }
-  fn.shared_bytes = offset;
-  if (ctx.diags && offset > SharedMemoryLimit(ctx.sm_arch))
-    ctx.diags->Report(fn.loc, DiagKind::SharedMemoryTooLarge, fn.name, offset, SharedMemoryLimit(ctx.sm_arch),
+  // A multiple of 16 bytes, like each offset: the CAS loops that implement
+  // 8- and 16-bit atomics read and write the whole aligned 32-bit word, which
+  // must lie inside the array.
+  fn.shared_bytes = (offset + 15) / 16 * 16;
+  if (ctx.diags && fn.shared_bytes > SharedMemoryLimit(ctx.sm_arch))
+    ctx.diags->Report(fn.loc, DiagKind::SharedMemoryTooLarge, fn.name, fn.shared_bytes, SharedMemoryLimit(ctx.sm_arch),
                       ctx.sm_arch);
 }
 

@@ -6,7 +6,8 @@
 namespace tmc::ir {
 
 /// Requires: nothing. Guarantees: every shared buffer has a byte offset
-/// (16-byte aligned, in declaration order) and fn.shared_bytes is the total.
+/// (16-byte aligned, in declaration order) and fn.shared_bytes is the total,
+/// rounded up to a multiple of 16.
 /// Code generation uses static shared memory up to 48 KB and dynamic shared
 /// memory above (the runtime then sets the kernel attribute). More than the
 /// target's per-block limit (163 KB on sm_80, 99 KB on sm_86 and sm_89,

@@ -37,11 +37,16 @@ class Split : public Mutator {
     counter_ = f->var.get();
     lets_ = &lets;
     if (!Increasing(cmp->lhs) || !Invariant(cmp->rhs)) return loop;
+    // Both sides are evaluated before the loop, where its lets are not
+    // defined: inline them. The bound may use a let that does not depend
+    // on the counter (a col_repeat mapping's `j` is set by the outer loop
+    // and is invariant in the inner one), so it is inlined too.
     Expr last = Inline(cmp->lhs, *e - 1);
+    Expr bound = Inline(cmp->rhs, *e - 1);
     std::vector<Stmt> unguarded(stmts.begin(), stmts.end() - 1);
     unguarded.push_back(guard->then_body);
     Stmt fast = For::Make(f->var, f->begin, f->end, f->step, true, Seq::Make(std::move(unguarded)));
-    return IfStmt::Make(Binary::Make(BinaryOp::Lt, last, cmp->rhs), fast, loop);
+    return IfStmt::Make(Binary::Make(BinaryOp::Lt, last, bound), fast, loop);
   }
 
  private:

@@ -1,4 +1,5 @@
-// plan-shared-memory: 16-byte aligned offsets in declaration order.
+// plan-shared-memory: 16-byte aligned offsets in declaration order; the
+// total is a multiple of 16 bytes (81 rounded up).
 // RUN: %tmc %s --emit=ir | FileCheck %s
 
 kernel k() block(32) {
@@ -9,7 +10,7 @@ kernel k() block(32) {
   b[0, 0] = 1.0;
   c[0] = 1u8;
 }
-// CHECK: shared_bytes(81)
+// CHECK: shared_bytes(96)
 // CHECK: alloc a: shared f16[3] @0
 // CHECK: alloc b: shared f32[4, 4] @16
 // CHECK: alloc c: shared u8[1] @80

@@ -1,0 +1,34 @@
+// CUDA C for constants and nested calls.
+// REQUIRES: nvcc
+// RUN: rm -rf %t && mkdir %t && %tmc %s --emit=cuda -o %t/e.cu
+// RUN: %nvcc -arch=sm_80 %t/e.cu -o %t/e.o
+// RUN: FileCheck %s < %t/e.cu
+// The output grows linearly with the nesting: each operand of min, max and
+// abs is printed once (26 nested levels once wrote ~1.8 GB).
+// RUN: %python -c "import sys; n = len(open(sys.argv[1]).read()); sys.exit(0 if n < 12000 else 'CUDA C of %%d bytes' %% n)" %t/e.cu
+
+// A folded f16 or bf16 infinity or NaN was printed as INFINITYf / NANf.
+kernel special(H: f16[4], B: bf16[4]) block(4) {
+  let t = threadIdx.x;
+  H[t] = H[t] - f16(1.0) / f16(0.0);
+  B[t] = B[t] * (bf16(0.0) / bf16(0.0));
+}
+// CHECK-LABEL: special(
+// CHECK: = (__half)(H[{{.*}}] - (__half)(INFINITY));
+// CHECK: = (__nv_bfloat16)(B[{{.*}}] * (__nv_bfloat16)(NAN));
+
+kernel nested(X: i32[4], Y: i8[4], Z: f16[4], U: u16[4]) block(4) {
+  let t = threadIdx.x;
+  let x = X[t];
+  X[t] = min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(x, 0), 100), 1), 99), 2), 98), 3), 97), 4), 96), 5), 95), 6), 94), 7), 93), 8), 92), 9), 91), 10), 90), 11), 89), 12), 88), 13), 87), 14), 86);
+  let y = Y[t];
+  Y[t] = abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(abs(y - 0) - 1) - 2) - 3) - 4) - 5) - 6) - 7) - 8) - 9) - 10) - 11) - 12) - 13) - 14) - 15) - 16) - 17) - 18) - 19) - 20) - 21) - 22) - 23) - 24) - 25) - 26) - 27) - 28) - 29);
+  let z = Z[t];
+  Z[t] = max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(max(min(z, f16(100.0)), f16(1.0)), f16(98.0)), f16(3.0)), f16(96.0)), f16(5.0)), f16(94.0)), f16(7.0)), f16(92.0)), f16(9.0)), f16(90.0)), f16(11.0)), f16(88.0)), f16(13.0)), f16(86.0)), f16(15.0)), f16(84.0)), f16(17.0)), f16(82.0)), f16(19.0)), f16(80.0)), f16(21.0)), f16(78.0)), f16(23.0)), f16(76.0)), f16(25.0)), f16(74.0)), f16(27.0)), f16(72.0)), f16(29.0));
+  U[t] = abs(U[t]);
+}
+// CHECK-LABEL: nested(
+// CHECK: = tmc_min<int32_t>(tmc_max<int32_t>(tmc_min<int32_t>(
+// CHECK: = tmc_abs<int8_t>((int8_t)(tmc_abs<int8_t>(
+// The absolute value of an unsigned number is the number.
+// CHECK: U[(int64_t)(t_0)] = U[(int64_t)(t_0)];
