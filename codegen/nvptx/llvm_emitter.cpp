@@ -60,6 +60,10 @@ class Emitter {
     auto* f = llvm::Function::Create(type, kernel && !o_.host ? llvm::GlobalValue::ExternalLinkage
                                                               : llvm::GlobalValue::InternalLinkage,
                                      o_.host && kernel ? fn.name + ".body" : fn.name, mod_);
+    // On the host, a frame larger than a page (a big register array) is
+    // probed page by page, so that it faults in the fiber stack's guard
+    // page instead of jumping over it into the neighbouring stack.
+    if (o_.host) f->addFnAttr("probe-stack", "inline-asm");
     if (kernel && o_.host) HostEntry(fn, f);
     if (kernel && !o_.host) {
       f->setCallingConv(llvm::CallingConv::PTX_Kernel);

@@ -13,11 +13,17 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <tuple>
 #include <unordered_map>
 
@@ -58,13 +64,81 @@ tmc_fiber_switch:
 namespace tmc::runtime {
 namespace {
 
-constexpr size_t kStackBytes = 256 * 1024;
+// A fiber's stack: room for the 512 KiB of local memory a GPU thread may
+// have (register arrays that do not fit in registers) and the executor's
+// own frames. Pages that a kernel never touches cost nothing.
+constexpr size_t kStackBytes = 1024 * 1024;
+
+// Fiber stacks are mapped once per process and reused: by every block a
+// worker runs, and by later launches (--bench repeats them, tests launch
+// many kernels). Each stack has a PROT_NONE guard page below it, so that an
+// overflow faults (and is reported, OnStackFault) instead of overwriting
+// the neighbour, and none is ever zero-filled: a kernel initialises what it
+// uses, and only the pages it touches at the top cost a page fault, once.
+class StackPool {
+ public:
+  // n stacks (their lowest usable byte) for one worker.
+  std::vector<char*> Take(size_t n) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.size() < n) Grow(n - free_.size());
+    std::vector<char*> out(free_.end() - static_cast<std::ptrdiff_t>(n), free_.end());
+    free_.resize(free_.size() - n);
+    return out;
+  }
+  void Give(const std::vector<char*>& stacks) {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_.insert(free_.end(), stacks.begin(), stacks.end());
+  }
+  // Whether `a` lies in a guard page (read from a signal handler: the
+  // chunk table only grows, and each entry is published before the count).
+  bool IsGuard(uintptr_t a) const {
+    int n = chunks_.load(std::memory_order_acquire);
+    for (int c = 0; c < n; ++c) {
+      uintptr_t base = chunk_base_[c], end = base + chunk_stacks_[c] * Each();
+      if (a >= base && a < end && (a - base) % Each() < Page()) return true;
+    }
+    return false;
+  }
+
+ private:
+  static size_t Page() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+  static size_t Each() { return kStackBytes + Page(); }
+  void Grow(size_t n) {
+    size_t page = Page(), each = Each();
+    void* m = mmap(nullptr, each * n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED || chunks_.load() == kMaxChunks) {
+      // Out of address space: nothing can run the kernel.
+      std::fprintf(stderr, "tmc: error: cannot map %zu fiber stacks for the CPU executor\n", n);
+      std::_Exit(1);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      char* base = static_cast<char*>(m) + i * each;
+      mprotect(base, page, PROT_NONE);
+      free_.push_back(base + page);
+    }
+    int c = chunks_.load();
+    chunk_base_[c] = reinterpret_cast<uintptr_t>(m);
+    chunk_stacks_[c] = n;
+    chunks_.store(c + 1, std::memory_order_release);
+  }
+  static constexpr int kMaxChunks = 4096;
+  std::mutex mu_;
+  std::vector<char*> free_;
+  std::atomic<int> chunks_{0};
+  uintptr_t chunk_base_[kMaxChunks] = {};
+  size_t chunk_stacks_[kMaxChunks] = {};
+};
+
+StackPool& Stacks() {
+  static StackPool* pool = new StackPool;  // never destroyed: a fault may come late
+  return *pool;
+}
 
 enum class State { Ready, AtBarrier, AtWarp, Done };
 
 struct Fiber {
   void* sp = nullptr;  // saved stack pointer while switched out
-  std::unique_ptr<char[]> stack;
+  char* stack = nullptr;  // kStackBytes, from the StackPool
   tmc_cpu_thread t;
   State state = State::Ready;
   int32_t site = -1;
@@ -122,6 +196,39 @@ void Record(CpuFinding f) {
 
 tmc_cpu_kernel_fn g_kernel = nullptr;
 thread_local const uint64_t* g_args = nullptr;
+const char* g_kernel_name = "";
+
+struct sigaction g_previous_segv;
+
+// A fault in a guard page is a fiber's stack overflowing (compiled kernels
+// probe every page of a large frame, so none jumps over its guard page).
+// The fiber cannot go on, so say which thread it was and end the process
+// with exit code 1; any other fault goes to the previous handler (the
+// faulting instruction runs again).
+void OnSegv(int, siginfo_t* info, void*) {
+  Block* b = g_block;
+  if (b && Stacks().IsGuard(reinterpret_cast<uintptr_t>(info->si_addr))) {
+    char msg[512];
+    int len = std::snprintf(msg, sizeof msg,
+                            "tmc: error: thread %d of block (%d, %d, %d) in kernel '%s' overflowed its %zu KiB stack on "
+                            "the CPU executor: its register arrays and local variables are too large\n",
+                            b->current, b->bid[0], b->bid[1], b->bid[2], g_kernel_name, kStackBytes / 1024);
+    if (len > 0) (void)!write(2, msg, static_cast<size_t>(std::min<int>(len, sizeof msg - 1)));
+    _exit(1);
+  }
+  sigaction(SIGSEGV, &g_previous_segv, nullptr);
+}
+
+void InstallSegvHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = &OnSegv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &g_previous_segv);
+  });
+}
 
 // Where a new fiber starts (entered by `ret` from tmc_fiber_switch); it
 // never returns: when the kernel is done it parks for good.
@@ -176,7 +283,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     t.shared = shared.data();
     t.block = &b;
     t.linear_tid = i;
-    f.sp = InitialStack(f.stack.get());
+    f.sp = InitialStack(f.stack);
   }
   g_block = &b;
   while (!b.aborted) {
@@ -272,6 +379,8 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
 
 std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   g_kernel = l.kernel;
+  g_kernel_name = l.name;
+  InstallSegvHandler();
   int64_t blocks = l.grid[0] * l.grid[1] * l.grid[2];
   int workers = l.workers > 0 ? l.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   workers = static_cast<int>(std::min<int64_t>(workers, blocks));
@@ -281,7 +390,14 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
     Block b;
     int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
     b.fibers.resize(static_cast<size_t>(n));
-    for (Fiber& f : b.fibers) f.stack = std::make_unique<char[]>(kStackBytes);
+    // One stack per fiber, and one for the fault handler (an overflow
+    // leaves no room on the fiber's own).
+    std::vector<char*> stacks = Stacks().Take(static_cast<size_t>(n) + 1);
+    for (int32_t i = 0; i < n; ++i) b.fibers[static_cast<size_t>(i)].stack = stacks[static_cast<size_t>(i)];
+    stack_t alt{}, previous_alt{};
+    alt.ss_sp = stacks.back();
+    alt.ss_size = kStackBytes;
+    sigaltstack(&alt, &previous_alt);
     b.warps.resize(static_cast<size_t>((n + 31) / 32));
     b.check_races = l.check_races;
     b.findings = &found[static_cast<size_t>(id)];
@@ -293,6 +409,8 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
       int32_t bz = static_cast<int32_t>(i / (l.grid[0] * l.grid[1]));
       RunBlock(l, bx, by, bz, b, shared);
     }
+    sigaltstack(&previous_alt, nullptr);
+    Stacks().Give(stacks);
   };
   std::vector<std::thread> threads;
   for (int i = 1; i < workers; ++i) threads.emplace_back(work, i);

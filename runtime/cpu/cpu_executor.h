@@ -29,6 +29,7 @@ struct CpuFinding {
 
 struct CpuLaunch {
   tmc_cpu_kernel_fn kernel = nullptr;
+  const char* name = "";  // the kernel's, for fatal reports (a stack overflow)
   const uint64_t* args = nullptr;
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};

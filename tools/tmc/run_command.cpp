@@ -316,6 +316,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       return fail("CPU compilation failed: " + error);
     runtime::CpuLaunch launch;
     launch.kernel = cpu.kernels.at(fn->name);
+    launch.name = fn->name.c_str();
     launch.args = slots.data();
     std::copy(grid, grid + 3, launch.grid);
     for (size_t b = 0; b < fn->block.size(); ++b) launch.block[b] = fn->block[b];
