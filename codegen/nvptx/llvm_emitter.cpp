@@ -500,6 +500,15 @@ class Emitter {
   llvm::Value* CallValue(const Call* c) {
     using I = Intrinsic;
     namespace LI = llvm::Intrinsic;
+    // Sites inside the call (warp operations, its accesses) are reported at
+    // the call when it has a location, else at its statement.
+    SourceRange outer = cur_loc_;
+    struct Restore {
+      SourceRange& loc;
+      SourceRange saved;
+      ~Restore() { loc = saved; }
+    } restore{cur_loc_, outer};
+    if (c->loc.IsValid()) cur_loc_ = c->loc;
     switch (c->intrinsic) {
       case I::ThreadIdxX: case I::ThreadIdxY: case I::ThreadIdxZ:
       case I::BlockIdxX: case I::BlockIdxY: case I::BlockIdxZ:

@@ -255,6 +255,42 @@ void* InitialStack(char* stack) {
 }
 
 
+// After a scheduling round every fiber of the warp [w0, w1) is parked or
+// done. Releases the warp when all its threads wait at one warp operation
+// (true); records divergence and aborts the block when some wait at a warp
+// operation and the others elsewhere: another warp operation, a barrier,
+// or returned.
+bool CheckWarp(Block& b, int32_t w0, int32_t w1) {
+  int32_t first = -1;  // a lane waiting at a warp operation
+  for (int32_t i = w0; i < w1 && first < 0; ++i)
+    if (b.fibers[static_cast<size_t>(i)].state == State::AtWarp) first = i;
+  if (first < 0) return false;
+  int32_t site = b.fibers[static_cast<size_t>(first)].site;
+  CpuFinding d{CpuFinding::Kind::WarpDivergence};
+  d.site = site;
+  d.thread = first;
+  // The most telling other lane: one at another operation, then at a
+  // barrier, then one that returned.
+  int rank = 0;
+  for (int32_t i = w0; i < w1; ++i) {
+    const Fiber& f = b.fibers[static_cast<size_t>(i)];
+    int r = f.state == State::AtWarp ? (f.site != site ? 3 : 0) : f.state == State::AtBarrier ? 2 : 1;
+    if (r <= rank) continue;
+    rank = r;
+    d.other_thread = i;
+    d.other_site = r >= 2 ? f.site : -1;
+    d.why = r == 3 ? CpuFinding::Why::OtherSite : r == 2 ? CpuFinding::Why::AtBarrier : CpuFinding::Why::Returned;
+  }
+  if (rank == 0) {
+    b.warps[static_cast<size_t>(w0 / 32)].phase ^= 1;
+    for (int32_t i = w0; i < w1; ++i) b.fibers[static_cast<size_t>(i)].state = State::Ready;
+    return true;
+  }
+  Record(d);
+  b.aborted = true;
+  return false;
+}
+
 void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, std::vector<char>& shared) {
   int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
   std::fill(shared.begin(), shared.end(), 0);
@@ -295,40 +331,13 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
       ran = true;
     }
     if (b.aborted) break;
-    // Release warps whose live lanes have all arrived.
+    // Release warps whose lanes have all arrived at the same warp
+    // operation; anything else is divergence (the hardware's .sync and
+    // .aligned forms need every lane of the warp at the same instruction).
     bool released = false;
-    for (int32_t w0 = 0; w0 < n; w0 += 32) {
-      int32_t w1 = std::min(n, w0 + 32), at = 0, live = 0, blocked = 0;
-      for (int32_t i = w0; i < w1; ++i) {
-        State s = b.fibers[static_cast<size_t>(i)].state;
-        live += s != State::Done;
-        at += s == State::AtWarp;
-        blocked += s == State::AtBarrier;
-      }
-      if (at == 0) continue;
-      if (at == live) {
-        Warp& warp = b.warps[static_cast<size_t>(w0 / 32)];
-        warp.phase ^= 1;
-        for (int32_t i = w0; i < w1; ++i)
-          if (b.fibers[static_cast<size_t>(i)].state == State::AtWarp) b.fibers[static_cast<size_t>(i)].state = State::Ready;
-        released = true;
-      } else if (at + blocked == live) {
-        // Some lanes wait at a warp operation, the others at a barrier:
-        // neither can complete.
-        CpuFinding d{CpuFinding::Kind::BarrierDivergence};
-        for (int32_t i = w0; i < w1; ++i) {
-          const Fiber& f = b.fibers[static_cast<size_t>(i)];
-          if (f.state == State::AtWarp && d.site < 0) {
-            d.site = f.site;
-            d.thread = i;
-          } else if (f.state == State::AtBarrier && d.other_site < 0) {
-            d.other_site = f.site;
-            d.other_thread = i;
-          }
-        }
-        Record(d);
-        b.aborted = true;
-      }
+    for (int32_t w0 = 0; w0 < n && !b.aborted; w0 += 32) {
+      int32_t w1 = std::min(n, w0 + 32);
+      if (CheckWarp(b, w0, w1)) released = true;
     }
     if (b.aborted || released || ran) continue;
     // Nobody can run: everyone live is at a barrier (or the block is done).
@@ -469,9 +478,34 @@ uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t
   return w.values[phase][src];
 }
 
+}  // extern "C"
+
+namespace tmc::runtime {
+namespace {
+// mma and ldmatrix exchange fragments among all 32 lanes: the last warp of
+// a block whose size is not a multiple of 32 cannot run them. Records the
+// divergence, abandons the block and never returns.
+void RequireFullWarp(tmc_cpu_thread* t, int32_t site) {
+  int32_t threads = t->bdim[0] * t->bdim[1] * t->bdim[2] - (t->linear_tid / 32) * 32;
+  if (threads >= 32) return;
+  CpuFinding d{CpuFinding::Kind::WarpDivergence};
+  d.site = site;
+  d.thread = t->linear_tid;
+  d.why = CpuFinding::Why::PartialWarp;
+  d.warp_threads = threads;
+  Record(d);
+  g_block->aborted = true;
+  Park(State::AtWarp, site);
+}
+}  // namespace
+}  // namespace tmc::runtime
+
+extern "C" {
+
 void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const uint16_t* b, const float* c,
                           int32_t bf16, int32_t site) {
   using namespace tmc::runtime;
+  RequireFullWarp(t, site);
   int32_t lane = t->linear_tid % 32;
   Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
   int phase = w.phase;
@@ -507,6 +541,7 @@ void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const 
 
 void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, int32_t site) {
   using namespace tmc::runtime;
+  RequireFullWarp(t, site);
   int32_t lane = t->linear_tid % 32;
   Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
   int phase = w.phase;

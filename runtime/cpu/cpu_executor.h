@@ -15,10 +15,14 @@
 namespace tmc::runtime {
 
 struct CpuFinding {
-  enum class Kind { OutOfBounds, Race, BarrierDivergence };
+  enum class Kind { OutOfBounds, Race, BarrierDivergence, WarpDivergence };
+  // Why lanes of a warp diverged at a warp operation (WarpDivergence).
+  enum class Why { OtherSite, AtBarrier, Returned, PartialWarp };
   Kind kind;
   int32_t site = -1;        // where (a site id of the compiled kernel)
-  int32_t other_site = -1;  // races: the other access; divergence: the barrier
+  int32_t other_site = -1;  // races: the other access; divergence: where the other thread waits
+  Why why = Why::OtherSite;
+  int32_t warp_threads = 32;  // PartialWarp: the threads the warp has
   int32_t buffer = -1;
   int64_t offset = 0, extent = 0;
   int32_t thread = 0, other_thread = -1;  // linear thread ids in the block
@@ -39,8 +43,8 @@ struct CpuLaunch {
 };
 
 /// Runs the grid; returns the findings of the checking modes (and of
-/// barrier divergence, which is always detected), at most one per kind and
-/// site, each with how often it occurred.
+/// barrier and warp divergence, which are always detected), at most one
+/// per kind and site, each with how often it occurred.
 std::vector<CpuFinding> RunOnCpu(const CpuLaunch& launch);
 
 }  // namespace tmc::runtime

@@ -353,12 +353,26 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
               .Note(site(f.other_site), DiagKind::NoteOtherAccess, f.other_write ? "write" : "read", f.other_thread);
           break;
         case runtime::CpuFinding::Kind::BarrierDivergence: {
-          std::string why = f.other_site >= 0 ? "but other threads wait at another barrier or warp operation"
+          std::string why = f.other_site >= 0 ? fmt::format("but thread {} waits at another barrier", f.other_thread)
                             : f.other_thread >= 0 ? fmt::format("but thread {} has already returned", f.other_thread)
                                                   : "but not every thread reaches it";
           auto d = diags.Report(site(f.site), DiagKind::RunBarrierDivergence, fn->name, f.thread, f.block[0], f.block[1],
                                 f.block[2], why);
           if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread >= 0 ? f.other_thread : 0);
+          break;
+        }
+        case runtime::CpuFinding::Kind::WarpDivergence: {
+          using Why = runtime::CpuFinding::Why;
+          int32_t lane = f.other_thread % 32;
+          std::string why =
+              f.why == Why::OtherSite   ? fmt::format("but thread {} (lane {}) waits at another one", f.other_thread, lane)
+              : f.why == Why::AtBarrier ? fmt::format("but thread {} (lane {}) waits at a barrier", f.other_thread, lane)
+              : f.why == Why::Returned  ? fmt::format("but thread {} (lane {}) has already returned", f.other_thread, lane)
+                                        : fmt::format("but the warp has only {} threads (the block has {}); this operation needs all 32 lanes",
+                                                      f.warp_threads, launch.block[0] * launch.block[1] * launch.block[2]);
+          auto d = diags.Report(site(f.site), DiagKind::RunWarpDivergence, fn->name, f.thread, f.thread % 32, f.thread / 32,
+                                f.block[0], f.block[1], f.block[2], why);
+          if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread);
           break;
         }
       }
