@@ -519,7 +519,10 @@ class Emitter {
     }
     std::vector<llvm::Value*> args;
     bool atomic = c->intrinsic >= I::AtomicAdd && c->intrinsic <= I::AtomicCas;
-    for (size_t i = atomic ? 1 : 0; i < c->args.size(); ++i) args.push_back(Value(c->args[i]));
+    // Element arguments that name an address, not a value, are not loaded
+    // (with checks on, a load would count as a read of the element).
+    bool addresses = c->intrinsic == I::CpAsync || c->intrinsic == I::LdMatrixX4;
+    for (size_t i = atomic ? 1 : 0; i < c->args.size() && !addresses; ++i) args.push_back(Value(c->args[i]));
     ScalarKind t = c->type;
     switch (c->intrinsic) {
       case I::Exp: return Libdevice("exp", t, args);
@@ -564,11 +567,7 @@ class Emitter {
         auto* dst = c->args[0]->as<Load>();
         auto* src = c->args[1]->as<Load>();
         int64_t bytes = *AsConstInt(c->args[2]);
-        if (o_.host) {  // the copy completes at once, which any wait allows
-          b_.CreateMemCpy(Address(*dst->buffer, dst->indices, true), llvm::MaybeAlign(bytes),
-                          Address(*src->buffer, src->indices), llvm::MaybeAlign(bytes), static_cast<uint64_t>(bytes));
-          return b_.getInt32(0);
-        }
+        if (o_.host) return HostCpAsync(*dst, *src, bytes);
         LI::ID id = bytes == 16 ? LI::nvvm_cp_async_cg_shared_global_16
                     : bytes == 8 ? LI::nvvm_cp_async_ca_shared_global_8
                                  : LI::nvvm_cp_async_ca_shared_global_4;
@@ -577,11 +576,18 @@ class Emitter {
         return b_.getInt32(0);
       }
       case I::CpAsyncCommit:
-        if (o_.host) return b_.getInt32(0);
+        if (o_.host) {
+          b_.CreateCall(Runtime("tmc_cpu_cp_async_commit", b_.getVoidTy(), {b_.getPtrTy()}), {thread_});
+          return b_.getInt32(0);
+        }
         b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, LI::nvvm_cp_async_commit_group));
         return b_.getInt32(0);
       case I::CpAsyncWait:
-        if (o_.host) return b_.getInt32(0);
+        if (o_.host) {
+          b_.CreateCall(Runtime("tmc_cpu_cp_async_wait", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty()}),
+                        {thread_, b_.getInt32(static_cast<uint32_t>(*AsConstInt(c->args[0])))});
+          return b_.getInt32(0);
+        }
         b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, LI::nvvm_cp_async_wait_group),
                       {b_.getInt32(static_cast<uint32_t>(*AsConstInt(c->args[0])))});
         return b_.getInt32(0);
@@ -602,6 +608,30 @@ class Emitter {
       default: break;
     }
     TMC_CHECK(false, "unhandled intrinsic");
+  }
+
+  // cp_async on the host: the executor queues the copy until the
+  // cp_async_wait that completes its group (codegen/cpu/cpu_abi.h), and
+  // checks alignment, every element's bounds (when accesses are checked)
+  // and races.
+  llvm::Value* HostCpAsync(const Load& dst, const Load& src, int64_t bytes) {
+    auto side = [&](const Load& l, std::vector<llvm::Value*>& args) {
+      TMC_CHECK(l.indices.size() == 1, "unflattened access to " + l.buffer->name);
+      llvm::Value* i = Value(l.indices[0]);
+      args.push_back(b_.CreateGEP(MemTy(l.buffer->elem), buffers_.at(l.buffer.get()), i));
+      args.push_back(b_.CreateSExt(i, b_.getInt64Ty()));
+      args.push_back(o_.check_accesses ? extents_.at(l.buffer.get()) : b_.getInt64(static_cast<uint64_t>(-1)));
+      args.push_back(b_.getInt32(static_cast<uint32_t>(BufferId(*l.buffer))));
+    };
+    std::vector<llvm::Value*> args{thread_};
+    side(dst, args);
+    side(src, args);
+    args.push_back(b_.getInt32(static_cast<uint32_t>(ScalarBytes(dst.buffer->elem))));
+    args.push_back(b_.getInt32(static_cast<uint32_t>(bytes)));
+    args.push_back(b_.getInt32(static_cast<uint32_t>(Site())));
+    llvm::Type *p = b_.getPtrTy(), *i64 = b_.getInt64Ty(), *i32 = b_.getInt32Ty();
+    b_.CreateCall(Runtime("tmc_cpu_cp_async", b_.getVoidTy(), {p, p, i64, i64, i32, p, i64, i64, i32, i32, i32, i32}), args);
+    return b_.getInt32(0);
   }
 
   // Element k of a register buffer (an entry-block alloca).

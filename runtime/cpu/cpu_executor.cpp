@@ -136,6 +136,27 @@ StackPool& Stacks() {
 
 enum class State { Ready, AtBarrier, AtWarp, Done };
 
+// What happened to one element (address) in the current barrier interval
+// (epoch), and whether an asynchronous copy into it is still in flight
+// (across barriers: only the issuing thread's cp_async_wait lands it).
+struct Shadow {
+  int64_t epoch = -1;
+  int32_t writer = -1, writer_site = -1;
+  int32_t reader = -1, reader_site = -1;
+  int32_t reader2 = -1, reader2_site = -1;
+  int32_t pending = -1, pending_site = -1;  // the thread and site of an in-flight cp_async
+};
+
+// A cp_async issued but not yet landed. The source is read when the copy
+// is issued; the destination is written when a cp_async_wait completes the
+// copy's commit group (group: the thread's count of commits at the issue).
+struct AsyncCopy {
+  char* dst;
+  uint8_t data[16];
+  int32_t bytes, elem_bytes, group, site, dst_buffer;
+  int64_t dst_offset;
+};
+
 struct Fiber {
   void* sp = nullptr;  // saved stack pointer while switched out
   char* stack = nullptr;  // kStackBytes, from the StackPool
@@ -143,19 +164,14 @@ struct Fiber {
   State state = State::Ready;
   int32_t site = -1;
   int phase = 0;  // the warp bank this fiber's current warp operation uses
+  std::vector<AsyncCopy> copies;  // in flight, in issue order
+  int32_t committed = 0;          // cp_async_commit calls so far
 };
 
 struct Warp {
   int phase = 0;
   uint32_t values[2][32];
   const void* ptrs[2][32][4];
-};
-
-struct Shadow {
-  int64_t epoch = -1;
-  int32_t writer = -1, writer_site = -1;
-  int32_t reader = -1, reader_site = -1;
-  int32_t reader2 = -1, reader2_site = -1;
 };
 
 struct Block {
@@ -305,6 +321,8 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     Fiber& f = b.fibers[static_cast<size_t>(i)];
     f.state = State::Ready;
     f.phase = 0;
+    f.copies.clear();
+    f.committed = 0;
     tmc_cpu_thread& t = f.t;
     t.tid[0] = static_cast<int32_t>(i % l.block[0]);
     t.tid[1] = static_cast<int32_t>((i / l.block[0]) % l.block[1]);
@@ -482,6 +500,80 @@ uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t
 
 namespace tmc::runtime {
 namespace {
+
+// The race check of one element access by thread `me`: against the other
+// threads' accesses in this barrier interval, and against a cp_async into
+// the element that is still in flight (any thread, even the issuing one,
+// touching it before the wait that lands it).
+void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, bool is_write, int32_t site) {
+  Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(addr)];
+  if (s.epoch != g_block->epoch) {
+    Shadow fresh{g_block->epoch};
+    fresh.pending = s.pending;
+    fresh.pending_site = s.pending_site;
+    s = fresh;
+  }
+  auto race = [&](int32_t other, int32_t other_site, bool other_write, bool async) {
+    CpuFinding f{CpuFinding::Kind::Race};
+    f.site = site;
+    f.other_site = other_site;
+    f.buffer = buffer;
+    f.offset = offset;
+    f.thread = me;
+    f.other_thread = other;
+    f.write = is_write;
+    f.other_write = other_write;
+    f.other_async = async;
+    Record(f);
+  };
+  if (s.pending >= 0) {
+    race(s.pending, s.pending_site, true, true);
+  } else if (s.writer >= 0 && s.writer != me) {
+    race(s.writer, s.writer_site, true, false);
+  } else if (is_write) {
+    if (s.reader >= 0 && s.reader != me) race(s.reader, s.reader_site, false, false);
+    else if (s.reader2 >= 0 && s.reader2 != me) race(s.reader2, s.reader2_site, false, false);
+  }
+  if (is_write) {
+    s.writer = me;
+    s.writer_site = site;
+  } else if (s.reader < 0 || s.reader == me) {
+    s.reader = me;
+    s.reader_site = site;
+  } else if (s.reader2 < 0) {
+    s.reader2 = me;
+    s.reader2_site = site;
+  }
+}
+
+// Lands a cp_async: writes its bytes and, with race checks, turns the
+// in-flight copy into an ordinary write by its thread at its site.
+void Land(int32_t me, const AsyncCopy& c) {
+  std::memcpy(c.dst, c.data, static_cast<size_t>(c.bytes));
+  if (!g_block->check_races) return;
+  for (int32_t k = 0; k < c.bytes / c.elem_bytes; ++k) {
+    const char* a = c.dst + k * c.elem_bytes;
+    Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(a)];
+    if (s.pending != me) continue;  // a later overlapping copy owns it now
+    s.pending = s.pending_site = -1;
+    CheckRace(me, a, c.dst_buffer, c.dst_offset + k, true, c.site);
+  }
+}
+
+void RecordCpAsyncFault(CpuFinding::Kind kind, tmc_cpu_thread* t, int32_t site, int32_t buffer, int64_t offset,
+                        int64_t extent, int64_t address, int32_t bytes, bool dst) {
+  CpuFinding f{kind};
+  f.site = site;
+  f.buffer = buffer;
+  f.offset = offset;
+  f.extent = extent;
+  f.address = address;
+  f.bytes = bytes;
+  f.thread = t->linear_tid;
+  f.write = dst;
+  Record(f);
+}
+
 // mma and ldmatrix exchange fragments among all 32 lanes: the last warp of
 // a block whose size is not a multiple of 32 cannot run them. Records the
 // divergence, abandons the block and never returns.
@@ -553,7 +645,67 @@ void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, in
       a[2 * k + i] = static_cast<const uint16_t*>(w.ptrs[phase][8 * k + g][0])[2 * tq + i];
 }
 
-void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
+void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t dst_extent, int32_t dst_buffer,
+                      const void* src, int64_t src_offset, int64_t src_extent, int32_t src_buffer, int32_t elem_bytes,
+                      int32_t bytes, int32_t site) {
+  using namespace tmc::runtime;
+  using K = CpuFinding::Kind;
+  // The hardware needs both addresses aligned to the copy size: a shared
+  // address (byte offset in the block's shared memory) and a global one
+  // (tensor data is 16-byte aligned, so the byte offset in the tensor).
+  int64_t dst_address = static_cast<char*>(dst) - t->shared;
+  int64_t src_address = src_offset * elem_bytes;
+  if (dst_address % bytes != 0)
+    return RecordCpAsyncFault(K::CpAsyncMisaligned, t, site, dst_buffer, dst_offset, dst_extent, dst_address, bytes, true);
+  if (src_address % bytes != 0)
+    return RecordCpAsyncFault(K::CpAsyncMisaligned, t, site, src_buffer, src_offset, src_extent, src_address, bytes, false);
+  // Every element of the copy is in bounds (extents are known when
+  // accesses are checked; -1 otherwise).
+  int32_t n = bytes / elem_bytes;
+  for (int32_t k = 0; k < n && dst_extent >= 0; ++k)
+    if (dst_offset + k < 0 || dst_offset + k >= dst_extent)
+      return RecordCpAsyncFault(K::CpAsyncOutOfBounds, t, site, dst_buffer, dst_offset + k, dst_extent, dst_address, bytes, true);
+  for (int32_t k = 0; k < n && src_extent >= 0; ++k)
+    if (src_offset + k < 0 || src_offset + k >= src_extent)
+      return RecordCpAsyncFault(K::CpAsyncOutOfBounds, t, site, src_buffer, src_offset + k, src_extent, src_address, bytes, false);
+  Fiber& f = Current();
+  AsyncCopy c{static_cast<char*>(dst), {}, bytes, elem_bytes, f.committed, site, dst_buffer, dst_offset};
+  std::memcpy(c.data, src, static_cast<size_t>(bytes));
+  if (g_block->check_races) {
+    for (int32_t k = 0; k < n; ++k)
+      CheckRace(t->linear_tid, static_cast<const char*>(src) + k * elem_bytes, src_buffer, src_offset + k, false, site);
+    // The copy may land at any moment until its wait: it races with what
+    // others did to the destination in this interval, and everything that
+    // touches it before the wait.
+    for (int32_t k = 0; k < n; ++k) {
+      const char* a = c.dst + k * elem_bytes;
+      CheckRace(t->linear_tid, a, dst_buffer, dst_offset + k, true, site);
+      Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(a)];
+      s.pending = t->linear_tid;
+      s.pending_site = site;
+    }
+  }
+  f.copies.push_back(c);
+}
+
+void tmc_cpu_cp_async_commit(tmc_cpu_thread*) { ++tmc::runtime::Current().committed; }
+
+void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending_groups) {
+  using namespace tmc::runtime;
+  // Groups 0 .. committed - 1 are committed; all but the newest
+  // `pending_groups` of them complete. Copies not yet committed stay in
+  // flight, as on the hardware.
+  Fiber& f = Current();
+  int32_t done_below = f.committed - pending_groups;
+  size_t kept = 0;
+  for (size_t i = 0; i < f.copies.size(); ++i) {
+    if (f.copies[i].group < done_below) Land(t->linear_tid, f.copies[i]);
+    else f.copies[kept++] = f.copies[i];
+  }
+  f.copies.resize(kept);
+}
+
+void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t /*bytes*/, int32_t buffer,
                      int32_t is_write, int32_t /*is_shared*/, int32_t site) {
   using namespace tmc::runtime;
   if (offset < 0 || offset >= extent) {
@@ -567,40 +719,7 @@ void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t exte
     Record(f);
     return g_scratch;
   }
-  if (!g_block->check_races) return addr;
-  // One shadow entry per accessed element address.
-  (void)bytes;
-  Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(addr)];
-  if (s.epoch != g_block->epoch) s = Shadow{g_block->epoch};
-  int32_t me = t->linear_tid;
-  auto race = [&](int32_t other, int32_t other_site, bool other_write) {
-    CpuFinding f{CpuFinding::Kind::Race};
-    f.site = site;
-    f.other_site = other_site;
-    f.buffer = buffer;
-    f.offset = offset;
-    f.thread = me;
-    f.other_thread = other;
-    f.write = is_write != 0;
-    f.other_write = other_write;
-    Record(f);
-  };
-  if (s.writer >= 0 && s.writer != me) {
-    race(s.writer, s.writer_site, true);
-  } else if (is_write) {
-    if (s.reader >= 0 && s.reader != me) race(s.reader, s.reader_site, false);
-    else if (s.reader2 >= 0 && s.reader2 != me) race(s.reader2, s.reader2_site, false);
-  }
-  if (is_write) {
-    s.writer = me;
-    s.writer_site = site;
-  } else if (s.reader < 0 || s.reader == me) {
-    s.reader = me;
-    s.reader_site = site;
-  } else if (s.reader2 < 0) {
-    s.reader2 = me;
-    s.reader2_site = site;
-  }
+  if (g_block->check_races) CheckRace(t->linear_tid, addr, buffer, offset, is_write != 0, site);
   return addr;
 }
 

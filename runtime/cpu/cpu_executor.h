@@ -15,7 +15,7 @@
 namespace tmc::runtime {
 
 struct CpuFinding {
-  enum class Kind { OutOfBounds, Race, BarrierDivergence, WarpDivergence };
+  enum class Kind { OutOfBounds, Race, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds, CpAsyncMisaligned };
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).
   enum class Why { OtherSite, AtBarrier, Returned, PartialWarp };
   Kind kind;
@@ -27,7 +27,10 @@ struct CpuFinding {
   int64_t offset = 0, extent = 0;
   int32_t thread = 0, other_thread = -1;  // linear thread ids in the block
   int32_t block[3] = {0, 0, 0};
-  bool write = false, other_write = false;
+  bool write = false, other_write = false;  // cp_async faults: write is the destination side
+  bool other_async = false;  // races: the other access is a cp_async still in flight
+  int64_t address = 0;       // cp_async faults: shared address or byte offset in the tensor
+  int32_t bytes = 0;         // cp_async faults: the copy's size
   int64_t count = 1;  // how many times this finding (same kind and site) occurred
 };
 

@@ -127,6 +127,9 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_shfl32", reinterpret_cast<void*>(&tmc_cpu_shfl32)},
           {"tmc_cpu_mma_m16n8k16", reinterpret_cast<void*>(&tmc_cpu_mma_m16n8k16)},
           {"tmc_cpu_ldmatrix_x4", reinterpret_cast<void*>(&tmc_cpu_ldmatrix_x4)},
+          {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
+          {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
+          {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
           {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)}};
 }
 
@@ -348,6 +351,12 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
                        f.count > 1 ? fmt::format("; {} such accesses", f.count) : "");
           break;
         case runtime::CpuFinding::Kind::Race:
+          if (f.other_async) {
+            diags.Report(site(f.site), DiagKind::RunCpAsyncRace, f.write ? "write" : "read", buffer(f.buffer), f.offset, fn->name,
+                         f.thread, f.block[0], f.block[1], f.block[2])
+                .Note(site(f.other_site), DiagKind::NoteCpAsyncInFlight, f.other_thread);
+            break;
+          }
           diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name, f.write ? "a write" : "a read",
                        f.thread, f.other_write ? "a write" : "a read", f.other_thread, f.block[0], f.block[1], f.block[2])
               .Note(site(f.other_site), DiagKind::NoteOtherAccess, f.other_write ? "write" : "read", f.other_thread);
@@ -361,6 +370,18 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
           if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread >= 0 ? f.other_thread : 0);
           break;
         }
+        case runtime::CpuFinding::Kind::CpAsyncOutOfBounds:
+          diags.Report(site(f.site), DiagKind::RunCpAsyncOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), f.bytes,
+                       fn->name, f.offset, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
+                       f.count > 1 ? fmt::format("; {} such copies", f.count) : "");
+          break;
+        case runtime::CpuFinding::Kind::CpAsyncMisaligned:
+          diags.Report(site(f.site), DiagKind::RunCpAsyncMisaligned, f.bytes, fn->name, f.write ? "destination" : "source",
+                       buffer(f.buffer), f.offset,
+                       f.write ? fmt::format("shared-memory address {}", f.address)
+                               : fmt::format("byte {} of '{}'", f.address, buffer(f.buffer)),
+                       f.bytes, f.thread, f.block[0], f.block[1], f.block[2]);
+          break;
         case runtime::CpuFinding::Kind::WarpDivergence: {
           using Why = runtime::CpuFinding::Why;
           int32_t lane = f.other_thread % 32;
