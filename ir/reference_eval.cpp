@@ -22,9 +22,11 @@ struct Failure {
   std::string what;
 };
 
+}  // namespace
+
 // An integer conversion wraps to the width of the target type, as the
 // kernels do (docs/language.md §5); a float is first truncated toward zero.
-double ToInteger(double v, ScalarKind to) {
+double ConvertToInteger(double v, ScalarKind to) {
   v = std::trunc(v);
   if (!std::isfinite(v) || std::abs(v) >= 0x1p63) return v;  // undefined in kernels: left as is
   int bits = ScalarBits(to);
@@ -34,6 +36,8 @@ double ToInteger(double v, ScalarKind to) {
   if (IsSigned(to)) return static_cast<double>(static_cast<int64_t>(u));
   return static_cast<double>(u);
 }
+
+namespace {
 
 class Evaluator {
  public:
@@ -74,7 +78,7 @@ class Evaluator {
           case ast::UnaryOp::Plus: return v;
           case ast::UnaryOp::Not: return v == 0 ? 1 : 0;
           case ast::UnaryOp::BitNot:
-            return e->type && e->type->IsInteger() ? ToInteger(-v - 1, e->type->scalar)
+            return e->type && e->type->IsInteger() ? ConvertToInteger(-v - 1, e->type->scalar)
                                                    : static_cast<double>(~static_cast<int64_t>(v));
         }
         break;
@@ -88,7 +92,7 @@ class Evaluator {
         auto* c = static_cast<const ast::CastExpr*>(e);
         double v = Eval(c->operand);
         if (c->to == ScalarKind::Bool) return v != 0 ? 1 : 0;
-        if (IsInteger(c->to)) return ToInteger(v, c->to);
+        if (IsInteger(c->to)) return ConvertToInteger(v, c->to);
         return v;
       }
       case ast::ExprKind::Call: return Call(static_cast<const ast::CallExpr*>(e));

@@ -27,6 +27,10 @@ struct HostTensor {
 bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error,
                 int64_t* flops = nullptr);
 
+/// An op's conversion of `v` to integer type `to`: truncated toward zero,
+/// then wrapped to the type's width as kernels do (docs/language.md §5).
+double ConvertToInteger(double v, ScalarKind to);
+
 /// The shapes of the tensors `op`'s statements define, in order (`let`
 /// intermediates, then `out`), found as EvaluateOp finds them, and the
 /// values of the shape symbols and scalar parameters bound by `inputs`.

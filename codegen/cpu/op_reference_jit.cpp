@@ -153,7 +153,9 @@ class OpCompiler {
           case ast::UnaryOp::Neg: return b_.CreateFNeg(v);
           case ast::UnaryOp::Plus: return v;
           case ast::UnaryOp::Not: return Bool(b_.CreateFCmpOEQ(v, F(0)));
-          case ast::UnaryOp::BitNot: return b_.CreateSIToFP(b_.CreateNot(ToInt(v)), F64());
+          case ast::UnaryOp::BitNot:
+            if (e->type && e->type->IsInteger()) return ToIntegerType(b_.CreateFSub(b_.CreateFNeg(v), F(1)), e->type->scalar);
+            return b_.CreateSIToFP(b_.CreateNot(ToInt(v)), F64());
         }
         break;
       }
@@ -166,7 +168,7 @@ class OpCompiler {
         auto* c = static_cast<const ast::CastExpr*>(e);
         llvm::Value* v = Eval(c->operand);
         if (c->to == ScalarKind::Bool) return Bool(NonZero(v));
-        if (IsInteger(c->to)) return Intrinsic(llvm::Intrinsic::trunc, v);
+        if (IsInteger(c->to)) return ToIntegerType(v, c->to);
         return v;
       }
       case ast::ExprKind::Call: return Call(static_cast<const ast::CallExpr*>(e));
@@ -196,6 +198,14 @@ class OpCompiler {
     phi->addIncoming(x, then_end);
     phi->addIncoming(y, else_end);
     return phi;
+  }
+
+  // The oracle's own conversion (ir::ConvertToInteger), called, so that the
+  // wrap-around is the same in every corner.
+  llvm::Value* ToIntegerType(llvm::Value* v, ScalarKind to) {
+    llvm::FunctionCallee fn = mod_.getOrInsertFunction(
+        "tmc_op_reference_to_integer", llvm::FunctionType::get(F64(), {F64(), b_.getInt32Ty()}, false));
+    return b_.CreateCall(fn, {v, b_.getInt32(static_cast<uint32_t>(to))});
   }
 
   llvm::Value* Intrinsic(llvm::Intrinsic::ID id, llvm::Value* v) { return b_.CreateUnaryIntrinsic(id, v); }
@@ -374,6 +384,10 @@ class OpCompiler {
   llvm::AllocaInst* flops_ = nullptr;
 };
 
+extern "C" double tmc_op_reference_to_integer(double v, int32_t to) {
+  return ir::ConvertToInteger(v, static_cast<ScalarKind>(to));
+}
+
 // Runs fn over [0, size) in chunks on `threads` threads; false if any chunk failed.
 bool RunParallel(StatementFn fn, double* const* tensors, int64_t size, int threads, int64_t* flops) {
   constexpr int64_t kChunk = 256;
@@ -428,7 +442,9 @@ bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>
   std::string verify;
   llvm::raw_string_ostream os(verify);
   if (llvm::verifyModule(*mod, &os)) return oracle();
-  std::unique_ptr<llvm::orc::LLJIT> jit = JitForHost(std::move(mod), std::move(context), {}, error);
+  std::unique_ptr<llvm::orc::LLJIT> jit = JitForHost(
+      std::move(mod), std::move(context),
+      {{"tmc_op_reference_to_integer", reinterpret_cast<void*>(&tmc_op_reference_to_integer)}}, error);
   if (!jit) return oracle();
 
   // Storage: the inputs (read only), then one tensor per statement.

@@ -61,6 +61,10 @@ class Emitter {
     auto* f = llvm::Function::Create(type, kernel && !o_.host ? llvm::GlobalValue::ExternalLinkage
                                                               : llvm::GlobalValue::InternalLinkage,
                                      o_.host && kernel ? fn.name + ".body" : fn.name, mod_);
+    // On the host, a frame larger than a page (a big register array) is
+    // probed page by page, so that it faults in the fiber stack's guard
+    // page instead of jumping over it into the neighbouring stack.
+    if (o_.host) f->addFnAttr("probe-stack", "inline-asm");
     if (kernel && o_.host) HostEntry(fn, f);
     if (kernel && !o_.host) {
       f->setCallingConv(llvm::CallingConv::PTX_Kernel);
@@ -607,6 +611,15 @@ class Emitter {
   llvm::Value* CallValue(const Call* c) {
     using I = Intrinsic;
     namespace LI = llvm::Intrinsic;
+    // Sites inside the call (warp operations, its accesses) are reported at
+    // the call when it has a location, else at its statement.
+    SourceRange outer = cur_loc_;
+    struct Restore {
+      SourceRange& loc;
+      SourceRange saved;
+      ~Restore() { loc = saved; }
+    } restore{cur_loc_, outer};
+    if (c->loc.IsValid()) cur_loc_ = c->loc;
     switch (c->intrinsic) {
       case I::ThreadIdxX: case I::ThreadIdxY: case I::ThreadIdxZ:
       case I::BlockIdxX: case I::BlockIdxY: case I::BlockIdxZ:
@@ -664,19 +677,7 @@ class Emitter {
         auto* dst = c->args[0]->as<Load>();
         auto* src = c->args[1]->as<Load>();
         int64_t bytes = *AsConstInt(c->args[2]);
-        if (o_.host) {  // the copy completes at once, which any wait allows
-          // The first element of each operand is checked as written; with
-          // checks on, the last element of the copy too.
-          llvm::Value* to = Address(*dst->buffer, dst->indices, true, &dst->source, dst->loc);
-          llvm::Value* from = Address(*src->buffer, src->indices, false, &src->source, src->loc);
-          int64_t last = bytes / ScalarBytes(dst->buffer->elem) - 1;
-          if (o_.check_accesses && last > 0)
-            for (const Load* op : {dst, src})
-              FlatAddress(*op->buffer, {Binary::Make(BinaryOp::Add, op->indices[0], IntImm::Make(op->indices[0]->type, last))},
-                          op == dst, op->loc);
-          b_.CreateMemCpy(to, llvm::MaybeAlign(bytes), from, llvm::MaybeAlign(bytes), static_cast<uint64_t>(bytes));
-          return b_.getInt32(0);
-        }
+        if (o_.host) return HostCpAsync(*dst, *src, bytes);
         LI::ID id = bytes == 16 ? LI::nvvm_cp_async_cg_shared_global_16
                     : bytes == 8 ? LI::nvvm_cp_async_ca_shared_global_8
                                  : LI::nvvm_cp_async_ca_shared_global_4;
@@ -685,11 +686,18 @@ class Emitter {
         return b_.getInt32(0);
       }
       case I::CpAsyncCommit:
-        if (o_.host) return b_.getInt32(0);
+        if (o_.host) {
+          b_.CreateCall(Runtime("tmc_cpu_cp_async_commit", b_.getVoidTy(), {b_.getPtrTy()}), {thread_});
+          return b_.getInt32(0);
+        }
         b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, LI::nvvm_cp_async_commit_group));
         return b_.getInt32(0);
       case I::CpAsyncWait:
-        if (o_.host) return b_.getInt32(0);
+        if (o_.host) {
+          b_.CreateCall(Runtime("tmc_cpu_cp_async_wait", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty()}),
+                        {thread_, b_.getInt32(static_cast<uint32_t>(*AsConstInt(c->args[0])))});
+          return b_.getInt32(0);
+        }
         b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, LI::nvvm_cp_async_wait_group),
                       {b_.getInt32(static_cast<uint32_t>(*AsConstInt(c->args[0])))});
         return b_.getInt32(0);
@@ -710,6 +718,30 @@ class Emitter {
       default: break;
     }
     TMC_CHECK(false, "unhandled intrinsic");
+  }
+
+  // cp_async on the host: the executor queues the copy until the
+  // cp_async_wait that completes its group (codegen/cpu/cpu_abi.h), and
+  // checks alignment, every element's bounds (when accesses are checked)
+  // and races.
+  llvm::Value* HostCpAsync(const Load& dst, const Load& src, int64_t bytes) {
+    auto side = [&](const Load& l, std::vector<llvm::Value*>& args) {
+      TMC_CHECK(l.indices.size() == 1, "unflattened access to " + l.buffer->name);
+      llvm::Value* i = Value(l.indices[0]);
+      args.push_back(b_.CreateGEP(MemTy(l.buffer->elem), buffers_.at(l.buffer.get()), i));
+      args.push_back(b_.CreateSExt(i, b_.getInt64Ty()));
+      args.push_back(o_.check_accesses ? extents_.at(l.buffer.get()) : b_.getInt64(static_cast<uint64_t>(-1)));
+      args.push_back(b_.getInt32(static_cast<uint32_t>(BufferId(*l.buffer))));
+    };
+    std::vector<llvm::Value*> args{thread_};
+    side(dst, args);
+    side(src, args);
+    args.push_back(b_.getInt32(static_cast<uint32_t>(ScalarBytes(dst.buffer->elem))));
+    args.push_back(b_.getInt32(static_cast<uint32_t>(bytes)));
+    args.push_back(b_.getInt32(static_cast<uint32_t>(Site())));
+    llvm::Type *p = b_.getPtrTy(), *i64 = b_.getInt64Ty(), *i32 = b_.getInt32Ty();
+    b_.CreateCall(Runtime("tmc_cpu_cp_async", b_.getVoidTy(), {p, p, i64, i64, i32, p, i64, i64, i32, i32, i32, i32}), args);
+    return b_.getInt32(0);
   }
 
   // Element k of a register buffer (an entry-block alloca).

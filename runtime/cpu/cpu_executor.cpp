@@ -13,11 +13,17 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <tuple>
 #include <unordered_map>
 
@@ -58,30 +64,114 @@ tmc_fiber_switch:
 namespace tmc::runtime {
 namespace {
 
-constexpr size_t kStackBytes = 256 * 1024;
+// A fiber's stack: room for the 512 KiB of local memory a GPU thread may
+// have (register arrays that do not fit in registers) and the executor's
+// own frames. Pages that a kernel never touches cost nothing.
+constexpr size_t kStackBytes = 1024 * 1024;
+
+// Fiber stacks are mapped once per process and reused: by every block a
+// worker runs, and by later launches (--bench repeats them, tests launch
+// many kernels). Each stack has a PROT_NONE guard page below it, so that an
+// overflow faults (and is reported, OnStackFault) instead of overwriting
+// the neighbour, and none is ever zero-filled: a kernel initialises what it
+// uses, and only the pages it touches at the top cost a page fault, once.
+class StackPool {
+ public:
+  // n stacks (their lowest usable byte) for one worker.
+  std::vector<char*> Take(size_t n) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (free_.size() < n) Grow(n - free_.size());
+    std::vector<char*> out(free_.end() - static_cast<std::ptrdiff_t>(n), free_.end());
+    free_.resize(free_.size() - n);
+    return out;
+  }
+  void Give(const std::vector<char*>& stacks) {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_.insert(free_.end(), stacks.begin(), stacks.end());
+  }
+  // Whether `a` lies in a guard page (read from a signal handler: the
+  // chunk table only grows, and each entry is published before the count).
+  bool IsGuard(uintptr_t a) const {
+    int n = chunks_.load(std::memory_order_acquire);
+    for (int c = 0; c < n; ++c) {
+      uintptr_t base = chunk_base_[c], end = base + chunk_stacks_[c] * Each();
+      if (a >= base && a < end && (a - base) % Each() < Page()) return true;
+    }
+    return false;
+  }
+
+ private:
+  static size_t Page() { return static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+  static size_t Each() { return kStackBytes + Page(); }
+  void Grow(size_t n) {
+    size_t page = Page(), each = Each();
+    void* m = mmap(nullptr, each * n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED || chunks_.load() == kMaxChunks) {
+      // Out of address space: nothing can run the kernel.
+      std::fprintf(stderr, "tmc: error: cannot map %zu fiber stacks for the CPU executor\n", n);
+      std::_Exit(1);
+    }
+    for (size_t i = 0; i < n; ++i) {
+      char* base = static_cast<char*>(m) + i * each;
+      mprotect(base, page, PROT_NONE);
+      free_.push_back(base + page);
+    }
+    int c = chunks_.load();
+    chunk_base_[c] = reinterpret_cast<uintptr_t>(m);
+    chunk_stacks_[c] = n;
+    chunks_.store(c + 1, std::memory_order_release);
+  }
+  static constexpr int kMaxChunks = 4096;
+  std::mutex mu_;
+  std::vector<char*> free_;
+  std::atomic<int> chunks_{0};
+  uintptr_t chunk_base_[kMaxChunks] = {};
+  size_t chunk_stacks_[kMaxChunks] = {};
+};
+
+StackPool& Stacks() {
+  static StackPool* pool = new StackPool;  // never destroyed: a fault may come late
+  return *pool;
+}
 
 enum class State { Ready, AtBarrier, AtWarp, Done };
 
+// What happened to one element (address) in the current barrier interval
+// (epoch), and whether an asynchronous copy into it is still in flight
+// (across barriers: only the issuing thread's cp_async_wait lands it).
+struct Shadow {
+  int64_t epoch = -1;
+  int32_t writer = -1, writer_site = -1;
+  int32_t reader = -1, reader_site = -1;
+  int32_t reader2 = -1, reader2_site = -1;
+  int32_t pending = -1, pending_site = -1;  // the thread and site of an in-flight cp_async
+};
+
+// A cp_async issued but not yet landed. The source is read when the copy
+// is issued; the destination is written when a cp_async_wait completes the
+// copy's commit group (group: the thread's count of commits at the issue).
+struct AsyncCopy {
+  char* dst;
+  uint8_t data[16];
+  int32_t bytes, elem_bytes, group, site, dst_buffer;
+  int64_t dst_offset;
+};
+
 struct Fiber {
   void* sp = nullptr;  // saved stack pointer while switched out
-  std::unique_ptr<char[]> stack;
+  char* stack = nullptr;  // kStackBytes, from the StackPool
   tmc_cpu_thread t;
   State state = State::Ready;
   int32_t site = -1;
   int phase = 0;  // the warp bank this fiber's current warp operation uses
+  std::vector<AsyncCopy> copies;  // in flight, in issue order
+  int32_t committed = 0;          // cp_async_commit calls so far
 };
 
 struct Warp {
   int phase = 0;
   uint32_t values[2][32];
   const void* ptrs[2][32][4];
-};
-
-struct Shadow {
-  int64_t epoch = -1;
-  int32_t writer = -1, writer_site = -1;
-  int32_t reader = -1, reader_site = -1;
-  int32_t reader2 = -1, reader2_site = -1;
 };
 
 struct Block {
@@ -122,6 +212,39 @@ void Record(CpuFinding f) {
 
 tmc_cpu_kernel_fn g_kernel = nullptr;
 thread_local const uint64_t* g_args = nullptr;
+const char* g_kernel_name = "";
+
+struct sigaction g_previous_segv;
+
+// A fault in a guard page is a fiber's stack overflowing (compiled kernels
+// probe every page of a large frame, so none jumps over its guard page).
+// The fiber cannot go on, so say which thread it was and end the process
+// with exit code 1; any other fault goes to the previous handler (the
+// faulting instruction runs again).
+void OnSegv(int, siginfo_t* info, void*) {
+  Block* b = g_block;
+  if (b && Stacks().IsGuard(reinterpret_cast<uintptr_t>(info->si_addr))) {
+    char msg[512];
+    int len = std::snprintf(msg, sizeof msg,
+                            "tmc: error: thread %d of block (%d, %d, %d) in kernel '%s' overflowed its %zu KiB stack on "
+                            "the CPU executor: its register arrays and local variables are too large\n",
+                            b->current, b->bid[0], b->bid[1], b->bid[2], g_kernel_name, kStackBytes / 1024);
+    if (len > 0) (void)!write(2, msg, static_cast<size_t>(std::min<int>(len, sizeof msg - 1)));
+    _exit(1);
+  }
+  sigaction(SIGSEGV, &g_previous_segv, nullptr);
+}
+
+void InstallSegvHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = &OnSegv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &g_previous_segv);
+  });
+}
 
 // Where a new fiber starts (entered by `ret` from tmc_fiber_switch); it
 // never returns: when the kernel is done it parks for good.
@@ -148,6 +271,42 @@ void* InitialStack(char* stack) {
 }
 
 
+// After a scheduling round every fiber of the warp [w0, w1) is parked or
+// done. Releases the warp when all its threads wait at one warp operation
+// (true); records divergence and aborts the block when some wait at a warp
+// operation and the others elsewhere: another warp operation, a barrier,
+// or returned.
+bool CheckWarp(Block& b, int32_t w0, int32_t w1) {
+  int32_t first = -1;  // a lane waiting at a warp operation
+  for (int32_t i = w0; i < w1 && first < 0; ++i)
+    if (b.fibers[static_cast<size_t>(i)].state == State::AtWarp) first = i;
+  if (first < 0) return false;
+  int32_t site = b.fibers[static_cast<size_t>(first)].site;
+  CpuFinding d{CpuFinding::Kind::WarpDivergence};
+  d.site = site;
+  d.thread = first;
+  // The most telling other lane: one at another operation, then at a
+  // barrier, then one that returned.
+  int rank = 0;
+  for (int32_t i = w0; i < w1; ++i) {
+    const Fiber& f = b.fibers[static_cast<size_t>(i)];
+    int r = f.state == State::AtWarp ? (f.site != site ? 3 : 0) : f.state == State::AtBarrier ? 2 : 1;
+    if (r <= rank) continue;
+    rank = r;
+    d.other_thread = i;
+    d.other_site = r >= 2 ? f.site : -1;
+    d.why = r == 3 ? CpuFinding::Why::OtherSite : r == 2 ? CpuFinding::Why::AtBarrier : CpuFinding::Why::Returned;
+  }
+  if (rank == 0) {
+    b.warps[static_cast<size_t>(w0 / 32)].phase ^= 1;
+    for (int32_t i = w0; i < w1; ++i) b.fibers[static_cast<size_t>(i)].state = State::Ready;
+    return true;
+  }
+  Record(d);
+  b.aborted = true;
+  return false;
+}
+
 void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, std::vector<char>& shared) {
   int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
   std::fill(shared.begin(), shared.end(), 0);
@@ -162,6 +321,8 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     Fiber& f = b.fibers[static_cast<size_t>(i)];
     f.state = State::Ready;
     f.phase = 0;
+    f.copies.clear();
+    f.committed = 0;
     tmc_cpu_thread& t = f.t;
     t.tid[0] = static_cast<int32_t>(i % l.block[0]);
     t.tid[1] = static_cast<int32_t>((i / l.block[0]) % l.block[1]);
@@ -176,7 +337,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     t.shared = shared.data();
     t.block = &b;
     t.linear_tid = i;
-    f.sp = InitialStack(f.stack.get());
+    f.sp = InitialStack(f.stack);
   }
   g_block = &b;
   while (!b.aborted) {
@@ -188,40 +349,13 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
       ran = true;
     }
     if (b.aborted) break;
-    // Release warps whose live lanes have all arrived.
+    // Release warps whose lanes have all arrived at the same warp
+    // operation; anything else is divergence (the hardware's .sync and
+    // .aligned forms need every lane of the warp at the same instruction).
     bool released = false;
-    for (int32_t w0 = 0; w0 < n; w0 += 32) {
-      int32_t w1 = std::min(n, w0 + 32), at = 0, live = 0, blocked = 0;
-      for (int32_t i = w0; i < w1; ++i) {
-        State s = b.fibers[static_cast<size_t>(i)].state;
-        live += s != State::Done;
-        at += s == State::AtWarp;
-        blocked += s == State::AtBarrier;
-      }
-      if (at == 0) continue;
-      if (at == live) {
-        Warp& warp = b.warps[static_cast<size_t>(w0 / 32)];
-        warp.phase ^= 1;
-        for (int32_t i = w0; i < w1; ++i)
-          if (b.fibers[static_cast<size_t>(i)].state == State::AtWarp) b.fibers[static_cast<size_t>(i)].state = State::Ready;
-        released = true;
-      } else if (at + blocked == live) {
-        // Some lanes wait at a warp operation, the others at a barrier:
-        // neither can complete.
-        CpuFinding d{CpuFinding::Kind::BarrierDivergence};
-        for (int32_t i = w0; i < w1; ++i) {
-          const Fiber& f = b.fibers[static_cast<size_t>(i)];
-          if (f.state == State::AtWarp && d.site < 0) {
-            d.site = f.site;
-            d.thread = i;
-          } else if (f.state == State::AtBarrier && d.other_site < 0) {
-            d.other_site = f.site;
-            d.other_thread = i;
-          }
-        }
-        Record(d);
-        b.aborted = true;
-      }
+    for (int32_t w0 = 0; w0 < n && !b.aborted; w0 += 32) {
+      int32_t w1 = std::min(n, w0 + 32);
+      if (CheckWarp(b, w0, w1)) released = true;
     }
     if (b.aborted || released || ran) continue;
     // Nobody can run: everyone live is at a barrier (or the block is done).
@@ -272,6 +406,8 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
 
 std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   g_kernel = l.kernel;
+  g_kernel_name = l.name;
+  InstallSegvHandler();
   int64_t blocks = l.grid[0] * l.grid[1] * l.grid[2];
   int workers = l.workers > 0 ? l.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   workers = static_cast<int>(std::min<int64_t>(workers, blocks));
@@ -281,7 +417,14 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
     Block b;
     int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
     b.fibers.resize(static_cast<size_t>(n));
-    for (Fiber& f : b.fibers) f.stack = std::make_unique<char[]>(kStackBytes);
+    // One stack per fiber, and one for the fault handler (an overflow
+    // leaves no room on the fiber's own).
+    std::vector<char*> stacks = Stacks().Take(static_cast<size_t>(n) + 1);
+    for (int32_t i = 0; i < n; ++i) b.fibers[static_cast<size_t>(i)].stack = stacks[static_cast<size_t>(i)];
+    stack_t alt{}, previous_alt{};
+    alt.ss_sp = stacks.back();
+    alt.ss_size = kStackBytes;
+    sigaltstack(&alt, &previous_alt);
     b.warps.resize(static_cast<size_t>((n + 31) / 32));
     b.check_races = l.check_races;
     b.findings = &found[static_cast<size_t>(id)];
@@ -293,6 +436,8 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
       int32_t bz = static_cast<int32_t>(i / (l.grid[0] * l.grid[1]));
       RunBlock(l, bx, by, bz, b, shared);
     }
+    sigaltstack(&previous_alt, nullptr);
+    Stacks().Give(stacks);
   };
   std::vector<std::thread> threads;
   for (int i = 1; i < workers; ++i) threads.emplace_back(work, i);
@@ -351,9 +496,108 @@ uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t
   return w.values[phase][src];
 }
 
+}  // extern "C"
+
+namespace tmc::runtime {
+namespace {
+
+// The race check of one element access by thread `me`: against the other
+// threads' accesses in this barrier interval, and against a cp_async into
+// the element that is still in flight (any thread, even the issuing one,
+// touching it before the wait that lands it).
+void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, bool is_write, int32_t site) {
+  Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(addr)];
+  if (s.epoch != g_block->epoch) {
+    Shadow fresh{g_block->epoch};
+    fresh.pending = s.pending;
+    fresh.pending_site = s.pending_site;
+    s = fresh;
+  }
+  auto race = [&](int32_t other, int32_t other_site, bool other_write, bool async) {
+    CpuFinding f{CpuFinding::Kind::Race};
+    f.site = site;
+    f.other_site = other_site;
+    f.buffer = buffer;
+    f.offset = offset;
+    f.thread = me;
+    f.other_thread = other;
+    f.write = is_write;
+    f.other_write = other_write;
+    f.other_async = async;
+    Record(f);
+  };
+  if (s.pending >= 0) {
+    race(s.pending, s.pending_site, true, true);
+  } else if (s.writer >= 0 && s.writer != me) {
+    race(s.writer, s.writer_site, true, false);
+  } else if (is_write) {
+    if (s.reader >= 0 && s.reader != me) race(s.reader, s.reader_site, false, false);
+    else if (s.reader2 >= 0 && s.reader2 != me) race(s.reader2, s.reader2_site, false, false);
+  }
+  if (is_write) {
+    s.writer = me;
+    s.writer_site = site;
+  } else if (s.reader < 0 || s.reader == me) {
+    s.reader = me;
+    s.reader_site = site;
+  } else if (s.reader2 < 0) {
+    s.reader2 = me;
+    s.reader2_site = site;
+  }
+}
+
+// Lands a cp_async: writes its bytes and, with race checks, turns the
+// in-flight copy into an ordinary write by its thread at its site.
+void Land(int32_t me, const AsyncCopy& c) {
+  std::memcpy(c.dst, c.data, static_cast<size_t>(c.bytes));
+  if (!g_block->check_races) return;
+  for (int32_t k = 0; k < c.bytes / c.elem_bytes; ++k) {
+    const char* a = c.dst + k * c.elem_bytes;
+    Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(a)];
+    if (s.pending != me) continue;  // a later overlapping copy owns it now
+    s.pending = s.pending_site = -1;
+    CheckRace(me, a, c.dst_buffer, c.dst_offset + k, true, c.site);
+  }
+}
+
+void RecordCpAsyncFault(CpuFinding::Kind kind, tmc_cpu_thread* t, int32_t site, int32_t buffer, int64_t offset,
+                        int64_t extent, int64_t address, int32_t bytes, bool dst) {
+  CpuFinding f{kind};
+  f.site = site;
+  f.buffer = buffer;
+  f.offset = offset;
+  f.extent = extent;
+  f.address = address;
+  f.bytes = bytes;
+  f.thread = t->linear_tid;
+  f.write = dst;
+  Record(f);
+}
+
+// mma and ldmatrix exchange fragments among all 32 lanes: the last warp of
+// a block whose size is not a multiple of 32 cannot run them. Records the
+// divergence, abandons the block and never returns.
+void RequireFullWarp(tmc_cpu_thread* t, int32_t site) {
+  int32_t threads = t->bdim[0] * t->bdim[1] * t->bdim[2] - (t->linear_tid / 32) * 32;
+  if (threads >= 32) return;
+  CpuFinding d{CpuFinding::Kind::WarpDivergence};
+  d.site = site;
+  d.thread = t->linear_tid;
+  d.why = CpuFinding::Why::PartialWarp;
+  d.warp_threads = threads;
+  Record(d);
+  g_block->aborted = true;
+  Park(State::AtWarp, site);
+}
+}  // namespace
+}  // namespace tmc::runtime
+
+extern "C" {
+
 void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const uint16_t* b, const float* c,
                           int32_t bf16, int32_t site) {
   using namespace tmc::runtime;
+  RequireFullWarp(t, site);
   int32_t lane = t->linear_tid % 32;
   Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
   int phase = w.phase;
@@ -389,6 +633,7 @@ void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const 
 
 void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, int32_t site) {
   using namespace tmc::runtime;
+  RequireFullWarp(t, site);
   int32_t lane = t->linear_tid % 32;
   Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
   int phase = w.phase;
@@ -421,7 +666,67 @@ void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const
   return g_scratch;
 }
 
-void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
+void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t dst_extent, int32_t dst_buffer,
+                      const void* src, int64_t src_offset, int64_t src_extent, int32_t src_buffer, int32_t elem_bytes,
+                      int32_t bytes, int32_t site) {
+  using namespace tmc::runtime;
+  using K = CpuFinding::Kind;
+  // The hardware needs both addresses aligned to the copy size: a shared
+  // address (byte offset in the block's shared memory) and a global one
+  // (tensor data is 16-byte aligned, so the byte offset in the tensor).
+  int64_t dst_address = static_cast<char*>(dst) - t->shared;
+  int64_t src_address = src_offset * elem_bytes;
+  if (dst_address % bytes != 0)
+    return RecordCpAsyncFault(K::CpAsyncMisaligned, t, site, dst_buffer, dst_offset, dst_extent, dst_address, bytes, true);
+  if (src_address % bytes != 0)
+    return RecordCpAsyncFault(K::CpAsyncMisaligned, t, site, src_buffer, src_offset, src_extent, src_address, bytes, false);
+  // Every element of the copy is in bounds (extents are known when
+  // accesses are checked; -1 otherwise).
+  int32_t n = bytes / elem_bytes;
+  for (int32_t k = 0; k < n && dst_extent >= 0; ++k)
+    if (dst_offset + k < 0 || dst_offset + k >= dst_extent)
+      return RecordCpAsyncFault(K::CpAsyncOutOfBounds, t, site, dst_buffer, dst_offset + k, dst_extent, dst_address, bytes, true);
+  for (int32_t k = 0; k < n && src_extent >= 0; ++k)
+    if (src_offset + k < 0 || src_offset + k >= src_extent)
+      return RecordCpAsyncFault(K::CpAsyncOutOfBounds, t, site, src_buffer, src_offset + k, src_extent, src_address, bytes, false);
+  Fiber& f = Current();
+  AsyncCopy c{static_cast<char*>(dst), {}, bytes, elem_bytes, f.committed, site, dst_buffer, dst_offset};
+  std::memcpy(c.data, src, static_cast<size_t>(bytes));
+  if (g_block->check_races) {
+    for (int32_t k = 0; k < n; ++k)
+      CheckRace(t->linear_tid, static_cast<const char*>(src) + k * elem_bytes, src_buffer, src_offset + k, false, site);
+    // The copy may land at any moment until its wait: it races with what
+    // others did to the destination in this interval, and everything that
+    // touches it before the wait.
+    for (int32_t k = 0; k < n; ++k) {
+      const char* a = c.dst + k * elem_bytes;
+      CheckRace(t->linear_tid, a, dst_buffer, dst_offset + k, true, site);
+      Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(a)];
+      s.pending = t->linear_tid;
+      s.pending_site = site;
+    }
+  }
+  f.copies.push_back(c);
+}
+
+void tmc_cpu_cp_async_commit(tmc_cpu_thread*) { ++tmc::runtime::Current().committed; }
+
+void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending_groups) {
+  using namespace tmc::runtime;
+  // Groups 0 .. committed - 1 are committed; all but the newest
+  // `pending_groups` of them complete. Copies not yet committed stay in
+  // flight, as on the hardware.
+  Fiber& f = Current();
+  int32_t done_below = f.committed - pending_groups;
+  size_t kept = 0;
+  for (size_t i = 0; i < f.copies.size(); ++i) {
+    if (f.copies[i].group < done_below) Land(t->linear_tid, f.copies[i]);
+    else f.copies[kept++] = f.copies[i];
+  }
+  f.copies.resize(kept);
+}
+
+void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t /*bytes*/, int32_t buffer,
                      int32_t is_write, int32_t /*is_shared*/, int32_t site) {
   using namespace tmc::runtime;
   if (offset < 0 || offset >= extent) {
@@ -435,40 +740,7 @@ void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t exte
     Record(f);
     return g_scratch;
   }
-  if (!g_block->check_races) return addr;
-  // One shadow entry per accessed element address.
-  (void)bytes;
-  Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(addr)];
-  if (s.epoch != g_block->epoch) s = Shadow{g_block->epoch};
-  int32_t me = t->linear_tid;
-  auto race = [&](int32_t other, int32_t other_site, bool other_write) {
-    CpuFinding f{CpuFinding::Kind::Race};
-    f.site = site;
-    f.other_site = other_site;
-    f.buffer = buffer;
-    f.offset = offset;
-    f.thread = me;
-    f.other_thread = other;
-    f.write = is_write != 0;
-    f.other_write = other_write;
-    Record(f);
-  };
-  if (s.writer >= 0 && s.writer != me) {
-    race(s.writer, s.writer_site, true);
-  } else if (is_write) {
-    if (s.reader >= 0 && s.reader != me) race(s.reader, s.reader_site, false);
-    else if (s.reader2 >= 0 && s.reader2 != me) race(s.reader2, s.reader2_site, false);
-  }
-  if (is_write) {
-    s.writer = me;
-    s.writer_site = site;
-  } else if (s.reader < 0 || s.reader == me) {
-    s.reader = me;
-    s.reader_site = site;
-  } else if (s.reader2 < 0) {
-    s.reader2 = me;
-    s.reader2_site = site;
-  }
+  if (g_block->check_races) CheckRace(t->linear_tid, addr, buffer, offset, is_write != 0, site);
   return addr;
 }
 

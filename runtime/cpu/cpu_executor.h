@@ -15,16 +15,25 @@
 namespace tmc::runtime {
 
 struct CpuFinding {
-  enum class Kind { OutOfBounds, IndexOutOfBounds, Race, BarrierDivergence };
+  enum class Kind {
+    OutOfBounds, IndexOutOfBounds, Race, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds, CpAsyncMisaligned
+  };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
+  // Why lanes of a warp diverged at a warp operation (WarpDivergence).
+  enum class Why { OtherSite, AtBarrier, Returned, PartialWarp };
   Kind kind;
   int32_t site = -1;        // where (a site id of the compiled kernel)
-  int32_t other_site = -1;  // races: the other access; divergence: the barrier
+  int32_t other_site = -1;  // races: the other access; divergence: where the other thread waits
+  Why why = Why::OtherSite;
+  int32_t warp_threads = 32;  // PartialWarp: the threads the warp has
   int32_t buffer = -1;
   int64_t offset = 0, extent = 0;
   int32_t thread = 0, other_thread = -1;  // linear thread ids in the block
   int32_t block[3] = {0, 0, 0};
-  bool write = false, other_write = false;
+  bool write = false, other_write = false;  // cp_async faults: write is the destination side
+  bool other_async = false;  // races: the other access is a cp_async still in flight
+  int64_t address = 0;       // cp_async faults: shared address or byte offset in the tensor
+  int32_t bytes = 0;         // cp_async faults: the copy's size
   int64_t count = 1;  // how many times this finding (same kind and site) occurred
   // IndexOutOfBounds: the access's indices; `dim` is the first one outside
   // [0, extent) (`offset` is its index).
@@ -34,6 +43,7 @@ struct CpuFinding {
 
 struct CpuLaunch {
   tmc_cpu_kernel_fn kernel = nullptr;
+  const char* name = "";  // the kernel's, for fatal reports (a stack overflow)
   const uint64_t* args = nullptr;
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
@@ -43,8 +53,8 @@ struct CpuLaunch {
 };
 
 /// Runs the grid; returns the findings of the checking modes (and of
-/// barrier divergence, which is always detected), at most one per kind and
-/// site, each with how often it occurred.
+/// barrier and warp divergence, which are always detected), at most one
+/// per kind and site, each with how often it occurred.
 std::vector<CpuFinding> RunOnCpu(const CpuLaunch& launch);
 
 }  // namespace tmc::runtime

@@ -21,5 +21,5 @@ kernel stage_unguarded(X: f32[N], Y: f32[N]) implements scale grid(cdiv(N, 1024)
   }
 }
 // DIVIDES: result: {{ *}}PASS
-// FIRST: fault_cp_async_bounds.tm:14:26: error: out-of-bounds read of 'X' in kernel 'stage_unguarded': X[1000]: index 1000 of dimension 0 is outside [0, 1000) (thread 250 of block (0, 0, 0); 6 such accesses)
-// LAST: fault_cp_async_bounds.tm:14:24: error: out-of-bounds read of 'X' in kernel 'stage_unguarded': element 1003 is outside [0, 1001) (thread 250 of block (0, 0, 0); 6 such accesses)
+// FIRST: fault_cp_async_bounds.tm:14:5: error: out-of-bounds read of 'X' by a cp_async of 16 bytes in kernel 'stage_unguarded': element 1000 is outside [0, 1000) (thread 250 of block (0, 0, 0); 6 such copies)
+// LAST: fault_cp_async_bounds.tm:14:5: error: out-of-bounds read of 'X' by a cp_async of 16 bytes in kernel 'stage_unguarded': element 1001 is outside [0, 1001) (thread 250 of block (0, 0, 0); 6 such copies)

@@ -13,5 +13,5 @@ kernel two_barriers(X: f32[N], Y: f32[N]) implements copy grid(cdiv(N, 64)) bloc
   }
   Y[blockIdx.x * 64 + t] = X[blockIdx.x * 64 + t];
 }
-// CHECK: fault_two_barriers.tm:10:5: error: barrier divergence in kernel 'two_barriers': thread 0 of block (0, 0, 0) waits here, but other threads wait at another barrier or warp operation
+// CHECK: fault_two_barriers.tm:10:5: error: barrier divergence in kernel 'two_barriers': thread 0 of block (0, 0, 0) waits here, but thread 32 waits at another barrier
 // CHECK: fault_two_barriers.tm:12:5: note: while thread 32 waits here

@@ -131,6 +131,9 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_shfl32", reinterpret_cast<void*>(&tmc_cpu_shfl32)},
           {"tmc_cpu_mma_m16n8k16", reinterpret_cast<void*>(&tmc_cpu_mma_m16n8k16)},
           {"tmc_cpu_ldmatrix_x4", reinterpret_cast<void*>(&tmc_cpu_ldmatrix_x4)},
+          {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
+          {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
+          {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
           {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)},
           {"tmc_cpu_index_fault", reinterpret_cast<void*>(&tmc_cpu_index_fault)}};
 }
@@ -139,7 +142,7 @@ std::map<std::string, void*> ExecutorSymbols() {
 // copies of one statement are distinct sites, reported once per source
 // location (and buffer) with their counts added up.
 void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const codegen::CpuModule& cpu_module,
-                    const ir::Function& kernel, DiagnosticEngine& diags) {
+                    const ir::Function& kernel, int64_t block_threads, DiagnosticEngine& diags) {
   const codegen::CpuModule& cpu = cpu_module;
   const ir::Function* fn = &kernel;
   auto site = [&](int32_t s) { return s >= 0 && static_cast<size_t>(s) < cpu.sites.size() ? cpu.sites[static_cast<size_t>(s)] : SourceRange{}; };
@@ -173,17 +176,49 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
         break;
       }
       case runtime::CpuFinding::Kind::Race:
+        if (f.other_async) {
+          diags.Report(site(f.site), DiagKind::RunCpAsyncRace, f.write ? "write" : "read", buffer(f.buffer), f.offset, fn->name,
+                       f.thread, f.block[0], f.block[1], f.block[2])
+              .Note(site(f.other_site), DiagKind::NoteCpAsyncInFlight, f.other_thread);
+          break;
+        }
         diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name, f.write ? "a write" : "a read",
                      f.thread, f.other_write ? "a write" : "a read", f.other_thread, f.block[0], f.block[1], f.block[2])
             .Note(site(f.other_site), DiagKind::NoteOtherAccess, f.other_write ? "write" : "read", f.other_thread);
         break;
       case runtime::CpuFinding::Kind::BarrierDivergence: {
-        std::string why = f.other_site >= 0 ? "but other threads wait at another barrier or warp operation"
+        std::string why = f.other_site >= 0 ? fmt::format("but thread {} waits at another barrier", f.other_thread)
                           : f.other_thread >= 0 ? fmt::format("but thread {} has already returned", f.other_thread)
                                                 : "but not every thread reaches it";
         auto d = diags.Report(site(f.site), DiagKind::RunBarrierDivergence, fn->name, f.thread, f.block[0], f.block[1],
                               f.block[2], why);
         if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread >= 0 ? f.other_thread : 0);
+        break;
+      }
+      case runtime::CpuFinding::Kind::CpAsyncOutOfBounds:
+        diags.Report(site(f.site), DiagKind::RunCpAsyncOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), f.bytes,
+                     fn->name, f.offset, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
+                     f.count > 1 ? fmt::format("; {} such copies", f.count) : "");
+        break;
+      case runtime::CpuFinding::Kind::CpAsyncMisaligned:
+        diags.Report(site(f.site), DiagKind::RunCpAsyncMisaligned, f.bytes, fn->name, f.write ? "destination" : "source",
+                     buffer(f.buffer), f.offset,
+                     f.write ? fmt::format("shared-memory address {}", f.address)
+                             : fmt::format("byte {} of '{}'", f.address, buffer(f.buffer)),
+                     f.bytes, f.thread, f.block[0], f.block[1], f.block[2]);
+        break;
+      case runtime::CpuFinding::Kind::WarpDivergence: {
+        using Why = runtime::CpuFinding::Why;
+        int32_t lane = f.other_thread % 32;
+        std::string why =
+            f.why == Why::OtherSite   ? fmt::format("but thread {} (lane {}) waits at another one", f.other_thread, lane)
+            : f.why == Why::AtBarrier ? fmt::format("but thread {} (lane {}) waits at a barrier", f.other_thread, lane)
+            : f.why == Why::Returned  ? fmt::format("but thread {} (lane {}) has already returned", f.other_thread, lane)
+                                      : fmt::format("but the warp has only {} threads (the block has {}); this operation needs all 32 lanes",
+                                                    f.warp_threads, block_threads);
+        auto d = diags.Report(site(f.site), DiagKind::RunWarpDivergence, fn->name, f.thread, f.thread % 32, f.thread / 32,
+                              f.block[0], f.block[1], f.block[2], why);
+        if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread);
         break;
       }
     }
@@ -501,6 +536,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     }
     runtime::CpuLaunch launch;
     launch.kernel = cpu->kernels.at(fn->name);
+    launch.name = fn->name.c_str();
     launch.args = slots.data();
     std::copy(grid, grid + 3, launch.grid);
     for (size_t b = 0; b < fn->block.size(); ++b) launch.block[b] = fn->block[b];
@@ -510,7 +546,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     std::vector<runtime::CpuFinding> findings = runtime::RunOnCpu(launch);
     best_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!findings.empty()) {
-      ReportFindings(findings, *cpu, *fn, diags);
+      ReportFindings(findings, *cpu, *fn, launch.block[0] * launch.block[1] * launch.block[2], diags);
       return false;
     }
     if (o.bench && !bench_done) {
