@@ -49,8 +49,12 @@ ExprInfo Checker::CheckGraphExpr(ast::Expr* expr) {
   for (size_t i = 0; i < n; ++i) {
     const Dim* a = i < lt->Rank() ? &lt->dims[lt->Rank() - 1 - i] : nullptr;
     const Dim* b = i < rt->Rank() ? &rt->dims[rt->Rank() - 1 - i] : nullptr;
-    if (!a || (a->is_const && a->value == 1)) dims.push_back(*b);
-    else if (!b || (b->is_const && b->value == 1) || *a == *b) dims.push_back(*a);
+    // A missing dimension or a 1 takes the other side's (a 1 against a
+    // missing one stays 1).
+    if (!b) dims.push_back(*a);
+    else if (!a) dims.push_back(*b);
+    else if (a->is_const && a->value == 1) dims.push_back(*b);
+    else if ((b->is_const && b->value == 1) || *a == *b) dims.push_back(*a);
     else {
       diags_.Report(e->op_range, DiagKind::BroadcastMismatch, DimsString(lt->dims), DimsString(rt->dims));
       return ErrorInfo();
