@@ -23,6 +23,24 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
+# The CUDA toolkit is not a Debian package: it must already be at
+# /usr/local/cuda (or CUDA_HOME). tmc builds and checks kernels without it,
+# but PTX math functions need libdevice, cubins need ptxas, and the tests
+# that assemble PTX or compile CUDA C are skipped without ptxas and nvcc.
+cuda=${CUDA_HOME:-/usr/local/cuda}
+cuda_missing=()
+[ -x "$cuda/bin/ptxas" ] || cuda_missing+=("$cuda/bin/ptxas (cubins, -v, the PTX tests)")
+[ -x "$cuda/bin/nvcc" ] || cuda_missing+=("$cuda/bin/nvcc (the CUDA C tests)")
+[ -f "$cuda/nvvm/libdevice/libdevice.10.bc" ] || cuda_missing+=("$cuda/nvvm/libdevice/libdevice.10.bc (math functions in PTX)")
+[ -f "$cuda/include/cuda.h" ] || cuda_missing+=("$cuda/include/cuda.h")
+if ((${#cuda_missing[@]})); then
+  echo "setup: warning: the CUDA toolkit (13.x) is incomplete or missing at $cuda; missing:"
+  printf 'setup:   %s\n' "${cuda_missing[@]}"
+  echo "setup: install NVIDIA's CUDA toolkit 13 for Debian 12 (package cuda-toolkit-13-0 from NVIDIA's"
+  echo "setup: repository, or the runfile installer) at /usr/local/cuda, or set CUDA_HOME; tmc builds"
+  echo "setup: without it, and the tests that need it are skipped"
+fi
+
 if [ ! -f build/build.ninja ]; then
   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
 fi

@@ -61,7 +61,8 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
     auto buffer = llvm::MemoryBuffer::getFile(o.libdevice);
     if (!buffer) {
       *error = "cannot read libdevice '" + o.libdevice + "': " + buffer.getError().message() +
-               " (set TMC_LIBDEVICE to its path)";
+               "; math functions (exp, log, erf, tanh, ...) need libdevice.10.bc from the CUDA toolkit: install "
+               "the toolkit at /usr/local/cuda, or set TMC_LIBDEVICE to the file";
       return false;
     }
     auto lib = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), m.getContext());

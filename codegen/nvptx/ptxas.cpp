@@ -45,7 +45,8 @@ PtxasResult AssemblePtx(const std::string& ptx, const std::string& arch, bool ve
   PtxasResult r;
   std::string ptxas = FindPtxas();
   if (ptxas.empty()) {
-    r.error = "ptxas not found (install the CUDA toolkit or set TMC_PTXAS)";
+    r.error = "ptxas not found: cubins and resource reports (--emit=cubin, -v) need ptxas from the CUDA toolkit: "
+              "install the toolkit at /usr/local/cuda, put ptxas on PATH, or set TMC_PTXAS to it";
     return r;
   }
   std::error_code ec;
