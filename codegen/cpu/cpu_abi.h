@@ -61,9 +61,12 @@ void tmc_cpu_cp_async_commit(tmc_cpu_thread* t);
 /* Completes all but the `pending` most recent committed groups. */
 void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending);
 /* Checked access (--check-bounds, --check-races): returns `addr` when the
- * access is valid, or a harmless scratch address after recording the fault. */
+ * access is valid, or a harmless scratch address after recording the fault.
+ * `access` is a TMC_CPU_READ/WRITE/ATOMIC, `scope` the buffer's memory. */
+enum { TMC_CPU_READ = 0, TMC_CPU_WRITE = 1, TMC_CPU_ATOMIC = 2 };
+enum { TMC_CPU_GLOBAL = 0, TMC_CPU_SHARED = 1, TMC_CPU_REGISTER = 2 };
 void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
-                     int32_t is_write, int32_t is_shared, int32_t site);
+                     int32_t access, int32_t scope, int32_t site);
 
 #ifdef __cplusplus
 }

@@ -340,7 +340,10 @@ class Emitter {
                        b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()});
     return b_.CreateCall(fn, {thread_, addr, b_.CreateSExt(i, b_.getInt64Ty()), extents_.at(&buf),
                               b_.getInt32(static_cast<uint32_t>(ScalarBytes(buf.elem))), b_.getInt32(static_cast<uint32_t>(id)),
-                              b_.getInt32(is_write), b_.getInt32(buf.scope == MemScope::Shared),
+                              b_.getInt32(atomic_access_ ? TMC_CPU_ATOMIC : is_write ? TMC_CPU_WRITE : TMC_CPU_READ),
+                              b_.getInt32(buf.scope == MemScope::Shared     ? TMC_CPU_SHARED
+                                          : buf.scope == MemScope::Register ? TMC_CPU_REGISTER
+                                                                            : TMC_CPU_GLOBAL),
                               b_.getInt32(static_cast<uint32_t>(Site()))});
   }
 
@@ -731,7 +734,9 @@ class Emitter {
   llvm::Value* Atomic(const Call* c, const std::vector<llvm::Value*>& args) {
     auto* target = c->args[0]->as<Load>();
     TMC_CHECK(target, "atomic without a target element");
+    atomic_access_ = true;  // checked as an atomic update (no race with other atomics)
     llvm::Value* addr = Address(*target->buffer, target->indices);
+    atomic_access_ = false;
     ScalarKind t = c->type;
     auto order = llvm::AtomicOrdering::Monotonic;
     if (c->intrinsic == Intrinsic::AtomicCas) {
@@ -764,6 +769,7 @@ class Emitter {
   unsigned global_as_, shared_as_;
   llvm::Value* thread_ = nullptr;
   SourceRange cur_loc_;
+  bool atomic_access_ = false;  // Address() is called for an atomic's target
   std::map<const Buffer*, llvm::Value*> extents_;
   const Function* fn_ = nullptr;
   llvm::Function* f_ = nullptr;

@@ -15,7 +15,7 @@
 namespace tmc::runtime {
 
 struct CpuFinding {
-  enum class Kind { OutOfBounds, Race, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds, CpAsyncMisaligned };
+  enum class Kind { OutOfBounds, Race, BlockRace, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds, CpAsyncMisaligned };
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).
   enum class Why { OtherSite, AtBarrier, Returned, PartialWarp };
   Kind kind;
@@ -29,6 +29,9 @@ struct CpuFinding {
   int32_t block[3] = {0, 0, 0};
   bool write = false, other_write = false;  // cp_async faults: write is the destination side
   bool other_async = false;  // races: the other access is a cp_async still in flight
+  bool atomic = false, other_atomic = false;  // races: the access is an atomic update (not a plain read)
+  int32_t other_block[3] = {0, 0, 0};  // races between blocks: the other block
+  int64_t linear_blocks[2] = {0, 0};   // races between blocks: both blocks in grid order
   int64_t address = 0;       // cp_async faults: shared address or byte offset in the tensor
   int32_t bytes = 0;         // cp_async faults: the copy's size
   int64_t count = 1;  // how many times this finding (same kind and site) occurred
@@ -41,7 +44,7 @@ struct CpuLaunch {
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
   int64_t shared_bytes = 0;
-  bool check_races = false;  // bounds are checked by the compiled code itself
+  bool check_races = false;  // within blocks and, on global tensors, between blocks
   int workers = 0;           // OS threads for blocks; 0: one per core
 };
 

@@ -357,9 +357,12 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
                 .Note(site(f.other_site), DiagKind::NoteCpAsyncInFlight, f.other_thread);
             break;
           }
-          diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name, f.write ? "a write" : "a read",
-                       f.thread, f.other_write ? "a write" : "a read", f.other_thread, f.block[0], f.block[1], f.block[2])
-              .Note(site(f.other_site), DiagKind::NoteOtherAccess, f.other_write ? "write" : "read", f.other_thread);
+          diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name,
+                       f.write ? "a write" : f.atomic ? "an atomic update" : "a read", f.thread,
+                       f.other_write ? "a write" : f.other_atomic ? "an atomic update" : "a read", f.other_thread,
+                       f.block[0], f.block[1], f.block[2])
+              .Note(site(f.other_site), DiagKind::NoteOtherAccess,
+                    f.other_write ? "write" : f.other_atomic ? "atomic update" : "read", f.other_thread);
           break;
         case runtime::CpuFinding::Kind::BarrierDivergence: {
           std::string why = f.other_site >= 0 ? fmt::format("but thread {} waits at another barrier", f.other_thread)
@@ -368,6 +371,15 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
           auto d = diags.Report(site(f.site), DiagKind::RunBarrierDivergence, fn->name, f.thread, f.block[0], f.block[1],
                                 f.block[2], why);
           if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread >= 0 ? f.other_thread : 0);
+          break;
+        }
+        case runtime::CpuFinding::Kind::BlockRace: {
+          const char* other = f.other_atomic ? "atomic update" : f.other_write ? "write" : "read";
+          diags.Report(site(f.site), DiagKind::RunBlockRace, buffer(f.buffer), f.offset, fn->name, f.thread, f.block[0],
+                       f.block[1], f.block[2], fmt::format("{} {}", f.other_atomic ? "an" : "a", other), f.other_thread, f.other_block[0], f.other_block[1], f.other_block[2],
+                       f.count > 1 ? fmt::format("; {} such elements", f.count) : "")
+              .Note(site(f.other_site), DiagKind::NoteOtherBlockAccess, other, f.other_thread, f.other_block[0],
+                    f.other_block[1], f.other_block[2]);
           break;
         }
         case runtime::CpuFinding::Kind::CpAsyncOutOfBounds:
