@@ -60,6 +60,10 @@ void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t 
 void tmc_cpu_cp_async_commit(tmc_cpu_thread* t);
 /* Completes all but the `pending` most recent committed groups. */
 void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending);
+/* An integer division or modulo by zero, or MIN / -1 (`kind` bit 0:
+ * modulo; bit 1: MIN / -1), of `bits`-bit integers: recorded; the kernel
+ * goes on with a divisor of 1. */
+void tmc_cpu_int_fault(tmc_cpu_thread* t, int32_t kind, int32_t bits, int32_t site);
 /* Checked access (--check-bounds, --check-races): returns `addr` when the
  * access is valid, or a harmless scratch address after recording the fault.
  * `access` is a TMC_CPU_READ/WRITE/ATOMIC, `scope` the buffer's memory. */

@@ -731,6 +731,16 @@ void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending_groups) {
   f.copies.resize(kept);
 }
 
+void tmc_cpu_int_fault(tmc_cpu_thread* t, int32_t kind, int32_t bits, int32_t site) {
+  using tmc::runtime::CpuFinding;
+  CpuFinding f{kind & 2 ? CpuFinding::Kind::DivideOverflow : CpuFinding::Kind::DivideByZero};
+  f.site = site;
+  f.thread = t->linear_tid;
+  f.modulo = (kind & 1) != 0;
+  f.bits = bits;
+  tmc::runtime::Record(f);
+}
+
 void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t /*bytes*/, int32_t buffer,
                      int32_t access, int32_t scope, int32_t site) {
   using namespace tmc::runtime;

@@ -15,7 +15,11 @@
 namespace tmc::runtime {
 
 struct CpuFinding {
-  enum class Kind { OutOfBounds, Race, BlockRace, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds, CpAsyncMisaligned };
+  enum class Kind {
+    OutOfBounds, Race, BlockRace, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds, CpAsyncMisaligned,
+    DivideByZero,   // integer division or modulo (`modulo`) by zero
+    DivideOverflow  // MIN / -1 (or MIN % -1) of `bits`-bit integers
+  };
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).
   enum class Why { OtherSite, AtBarrier, Returned, PartialWarp };
   Kind kind;
@@ -34,6 +38,8 @@ struct CpuFinding {
   int64_t linear_blocks[2] = {0, 0};   // races between blocks: both blocks in grid order
   int64_t address = 0;       // cp_async faults: shared address or byte offset in the tensor
   int32_t bytes = 0;         // cp_async faults: the copy's size
+  bool modulo = false;       // division faults: `%` rather than `/`
+  int32_t bits = 0;          // division faults: the integers' width
   int64_t count = 1;  // how many times this finding (same kind and site) occurred
 };
 

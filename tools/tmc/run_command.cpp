@@ -130,6 +130,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
           {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
+          {"tmc_cpu_int_fault", reinterpret_cast<void*>(&tmc_cpu_int_fault)},
           {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)}};
 }
 
@@ -382,6 +383,15 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
                     f.other_block[1], f.other_block[2]);
           break;
         }
+        case runtime::CpuFinding::Kind::DivideByZero:
+          diags.Report(site(f.site), DiagKind::RunDivideByZero, f.modulo ? "modulo" : "division", fn->name, f.thread,
+                       f.block[0], f.block[1], f.block[2], f.count > 1 ? fmt::format("; {} times", f.count) : "");
+          break;
+        case runtime::CpuFinding::Kind::DivideOverflow:
+          diags.Report(site(f.site), DiagKind::RunDivideOverflow, f.modulo ? "modulo" : "division", fn->name,
+                       fmt::format("-{}", uint64_t{1} << (f.bits - 1)), f.modulo ? "%" : "/", f.bits, f.thread, f.block[0],
+                       f.block[1], f.block[2], f.count > 1 ? fmt::format("; {} times", f.count) : "");
+          break;
         case runtime::CpuFinding::Kind::CpAsyncOutOfBounds:
           diags.Report(site(f.site), DiagKind::RunCpAsyncOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), f.bytes,
                        fn->name, f.offset, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
