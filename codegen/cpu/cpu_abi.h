@@ -60,8 +60,15 @@ void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t 
 void tmc_cpu_cp_async_commit(tmc_cpu_thread* t);
 /* Completes all but the `pending` most recent committed groups. */
 void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending);
+/* An integer division or modulo by zero, or MIN / -1 (`kind` bit 0:
+ * modulo; bit 1: MIN / -1), of `bits`-bit integers: recorded; the kernel
+ * goes on with a divisor of 1. */
+void tmc_cpu_int_fault(tmc_cpu_thread* t, int32_t kind, int32_t bits, int32_t site);
 /* Checked access (--check-bounds, --check-races): returns `addr` when the
- * access is valid, or a harmless scratch address after recording the fault. */
+ * access is valid, or a harmless scratch address after recording the fault.
+ * `access` is a TMC_CPU_READ/WRITE/ATOMIC, `scope` the buffer's memory. */
+enum { TMC_CPU_READ = 0, TMC_CPU_WRITE = 1, TMC_CPU_ATOMIC = 2 };
+enum { TMC_CPU_GLOBAL = 0, TMC_CPU_SHARED = 1, TMC_CPU_REGISTER = 2 };
 /* A per-dimension bounds check failed (--check-bounds): `index` and
  * `extent` hold the access's `rank` indices and dimensions; the site of
  * dimension k is `first_site + k`. Records the fault and returns a harmless
@@ -69,7 +76,7 @@ void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending);
 void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,
                           int32_t is_write, int32_t first_site);
 void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
-                     int32_t is_write, int32_t is_shared, int32_t site);
+                     int32_t access, int32_t scope, int32_t site);
 
 #ifdef __cplusplus
 }

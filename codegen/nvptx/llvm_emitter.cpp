@@ -403,7 +403,10 @@ class Emitter {
                        b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()});
     return b_.CreateCall(fn, {thread_, addr, b_.CreateSExt(i, b_.getInt64Ty()), extents_.at(&buf),
                               b_.getInt32(static_cast<uint32_t>(ScalarBytes(buf.elem))), b_.getInt32(static_cast<uint32_t>(id)),
-                              b_.getInt32(is_write), b_.getInt32(buf.scope == MemScope::Shared),
+                              b_.getInt32(atomic_access_ ? TMC_CPU_ATOMIC : is_write ? TMC_CPU_WRITE : TMC_CPU_READ),
+                              b_.getInt32(buf.scope == MemScope::Shared     ? TMC_CPU_SHARED
+                                          : buf.scope == MemScope::Register ? TMC_CPU_REGISTER
+                                                                            : TMC_CPU_GLOBAL),
                               b_.getInt32(static_cast<uint32_t>(Site(loc)))});
   }
 
@@ -526,8 +529,13 @@ class Emitter {
       case BinaryOp::Add: return fp ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
       case BinaryOp::Sub: return fp ? b_.CreateFSub(a, c) : b_.CreateSub(a, c);
       case BinaryOp::Mul: return fp ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
-      case BinaryOp::Div: return fp ? b_.CreateFDiv(a, c) : sg ? b_.CreateSDiv(a, c) : b_.CreateUDiv(a, c);
-      case BinaryOp::Mod: return sg ? b_.CreateSRem(a, c) : b_.CreateURem(a, c);
+      case BinaryOp::Div:
+        if (fp) return b_.CreateFDiv(a, c);
+        if (o_.host) c = HostDivisor(e, a, c, sg);
+        return sg ? b_.CreateSDiv(a, c) : b_.CreateUDiv(a, c);
+      case BinaryOp::Mod:
+        if (o_.host) c = HostDivisor(e, a, c, sg);
+        return sg ? b_.CreateSRem(a, c) : b_.CreateURem(a, c);
       case BinaryOp::Min:
         return fp ? b_.CreateMinNum(a, c) : b_.CreateBinaryIntrinsic(sg ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, a, c);
       case BinaryOp::Max:
@@ -547,6 +555,35 @@ class Emitter {
       case BinaryOp::Ne: return fp ? b_.CreateFCmpUNE(a, c) : b_.CreateICmpNE(a, c);
     }
     TMC_CHECK(false, "unhandled binary operator");
+  }
+
+  // On the host, an integer division by zero (or MIN / -1) would kill the
+  // process with SIGFPE: report it to the executor at the expression and
+  // divide by 1 instead (the GPU gives an unspecified value, no trap).
+  llvm::Value* HostDivisor(const Binary* e, llvm::Value* a, llvm::Value* c, bool sg) {
+    auto* t = llvm::cast<llvm::IntegerType>(c->getType());
+    llvm::Value* zero = b_.CreateICmpEQ(c, llvm::ConstantInt::get(t, 0));
+    llvm::Value* overflow = b_.getFalse();
+    if (sg)
+      overflow = b_.CreateAnd(b_.CreateICmpEQ(a, llvm::ConstantInt::get(t, llvm::APInt::getSignedMinValue(t->getBitWidth()))),
+                              b_.CreateICmpEQ(c, llvm::ConstantInt::getSigned(t, -1)));
+    llvm::Value* bad = b_.CreateOr(zero, overflow);
+    auto* fault = llvm::BasicBlock::Create(ctx_, "div.fault", f_);
+    auto* ok = llvm::BasicBlock::Create(ctx_, "div.ok", f_);
+    b_.CreateCondBr(bad, fault, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
+    b_.SetInsertPoint(fault);
+    SourceRange saved = cur_loc_;
+    if (e->loc.IsValid()) cur_loc_ = e->loc;
+    int32_t site = Site();
+    cur_loc_ = saved;
+    // The fault's kind: bit 0 modulo (else division), bit 1 MIN / -1 (else by zero).
+    uint32_t mod = e->op == BinaryOp::Mod ? 1 : 0;
+    llvm::Value* kind = b_.CreateSelect(zero, b_.getInt32(mod), b_.getInt32(mod | 2));
+    b_.CreateCall(Runtime("tmc_cpu_int_fault", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()}),
+                  {thread_, kind, b_.getInt32(t->getBitWidth()), b_.getInt32(static_cast<uint32_t>(site))});
+    b_.CreateBr(ok);
+    b_.SetInsertPoint(ok);
+    return b_.CreateSelect(bad, llvm::ConstantInt::get(t, 1), c);
   }
 
   llvm::Value* Sreg(llvm::Intrinsic::ID id) { return b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, id)); }
@@ -853,7 +890,9 @@ class Emitter {
   llvm::Value* Atomic(const Call* c, const std::vector<llvm::Value*>& args) {
     auto* target = c->args[0]->as<Load>();
     TMC_CHECK(target, "atomic without a target element");
+    atomic_access_ = true;  // checked as an atomic update (no race with other atomics)
     llvm::Value* addr = Address(*target->buffer, target->indices, false, &target->source, target->loc);
+    atomic_access_ = false;
     ScalarKind t = c->type;
     auto order = llvm::AtomicOrdering::Monotonic;
     if (c->intrinsic == Intrinsic::AtomicCas) {
@@ -891,6 +930,7 @@ class Emitter {
   unsigned global_as_, shared_as_;
   llvm::Value* thread_ = nullptr;
   SourceRange cur_loc_;
+  bool atomic_access_ = false;  // Address() is called for an atomic's target
   std::map<const Buffer*, llvm::Value*> extents_;
   const Function* fn_ = nullptr;
   llvm::Function* f_ = nullptr;

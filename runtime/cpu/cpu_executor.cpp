@@ -8,6 +8,7 @@
 // the next operation while slower lanes still read the previous one.
 #include "runtime/cpu/cpu_executor.h"
 
+#include "runtime/cpu/grid_shadow.h"
 #include "runtime/half.h"
 
 #include <algorithm>
@@ -144,7 +145,9 @@ struct Shadow {
   int32_t writer = -1, writer_site = -1;
   int32_t reader = -1, reader_site = -1;
   int32_t reader2 = -1, reader2_site = -1;
+  bool reader_atomic = false, reader2_atomic = false;  // the read was an atomic update
   int32_t pending = -1, pending_site = -1;  // the thread and site of an in-flight cp_async
+  uint8_t grid_noted = 0;  // global elements: the GridAccess kinds this block told the grid shadow (bits)
 };
 
 // A cp_async issued but not yet landed. The source is read when the copy
@@ -185,6 +188,8 @@ struct Block {
   std::unordered_map<uintptr_t, Shadow> shadow;
   std::vector<CpuFinding>* findings = nullptr;  // of this worker
   int32_t bid[3];
+  int64_t linear = 0;             // the block's position in grid order
+  GridShadow* grid = nullptr;     // --check-races: shared by all workers
 };
 
 thread_local Block* g_block = nullptr;
@@ -412,6 +417,7 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   int workers = l.workers > 0 ? l.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   workers = static_cast<int>(std::min<int64_t>(workers, blocks));
   std::atomic<int64_t> next{0};
+  std::unique_ptr<GridShadow> grid_shadow(l.check_races ? new GridShadow(l.grid) : nullptr);
   std::vector<std::vector<CpuFinding>> found(static_cast<size_t>(workers));
   auto work = [&](int id) {
     Block b;
@@ -427,6 +433,7 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
     sigaltstack(&alt, &previous_alt);
     b.warps.resize(static_cast<size_t>((n + 31) / 32));
     b.check_races = l.check_races;
+    b.grid = grid_shadow.get();
     b.findings = &found[static_cast<size_t>(id)];
     std::vector<char> shared(static_cast<size_t>(std::max<int64_t>(l.shared_bytes, 16)));
     g_args = l.args;
@@ -434,6 +441,7 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
       int32_t bx = static_cast<int32_t>(i % l.grid[0]);
       int32_t by = static_cast<int32_t>((i / l.grid[0]) % l.grid[1]);
       int32_t bz = static_cast<int32_t>(i / (l.grid[0] * l.grid[1]));
+      b.linear = i;
       RunBlock(l, bx, by, bz, b, shared);
     }
     sigaltstack(&previous_alt, nullptr);
@@ -443,6 +451,7 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   for (int i = 1; i < workers; ++i) threads.emplace_back(work, i);
   if (workers > 0) work(0);
   for (std::thread& t : threads) t.join();
+  if (grid_shadow) found.push_back(grid_shadow->Races());
   // Merge, one finding per kind and site. Blocks run on several workers in
   // no fixed order: keep the instance from the first block in grid order,
   // and sort by site, so that reports are the same on every run.
@@ -505,15 +514,27 @@ namespace {
 // threads' accesses in this barrier interval, and against a cp_async into
 // the element that is still in flight (any thread, even the issuing one,
 // touching it before the wait that lands it).
-void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, bool is_write, int32_t site) {
+// Accesses to global tensors also go to the grid shadow (races between
+// blocks), once per element and kind of access per block. Atomic updates
+// count as reads within the block (they do not race with each other).
+void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, GridAccess access, bool global,
+               int32_t site) {
+  bool is_write = access == GridAccess::Write;
   Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(addr)];
   if (s.epoch != g_block->epoch) {
     Shadow fresh{g_block->epoch};
     fresh.pending = s.pending;
     fresh.pending_site = s.pending_site;
+    fresh.grid_noted = s.grid_noted;
     s = fresh;
   }
-  auto race = [&](int32_t other, int32_t other_site, bool other_write, bool async) {
+  uint8_t bit = static_cast<uint8_t>(1u << static_cast<int>(access));
+  if (global && !(s.grid_noted & bit)) {
+    s.grid_noted |= bit;
+    g_block->grid->Note(addr, buffer, offset, g_block->linear, me, site, access);
+  }
+  bool atomic = access == GridAccess::Atomic;
+  auto race = [&](int32_t other, int32_t other_site, bool other_write, bool other_atomic, bool async) {
     CpuFinding f{CpuFinding::Kind::Race};
     f.site = site;
     f.other_site = other_site;
@@ -522,17 +543,19 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, boo
     f.thread = me;
     f.other_thread = other;
     f.write = is_write;
+    f.atomic = atomic;
     f.other_write = other_write;
+    f.other_atomic = other_atomic;
     f.other_async = async;
     Record(f);
   };
   if (s.pending >= 0) {
-    race(s.pending, s.pending_site, true, true);
+    race(s.pending, s.pending_site, true, false, true);
   } else if (s.writer >= 0 && s.writer != me) {
-    race(s.writer, s.writer_site, true, false);
+    race(s.writer, s.writer_site, true, false, false);
   } else if (is_write) {
-    if (s.reader >= 0 && s.reader != me) race(s.reader, s.reader_site, false, false);
-    else if (s.reader2 >= 0 && s.reader2 != me) race(s.reader2, s.reader2_site, false, false);
+    if (s.reader >= 0 && s.reader != me) race(s.reader, s.reader_site, false, s.reader_atomic, false);
+    else if (s.reader2 >= 0 && s.reader2 != me) race(s.reader2, s.reader2_site, false, s.reader2_atomic, false);
   }
   if (is_write) {
     s.writer = me;
@@ -540,9 +563,11 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, boo
   } else if (s.reader < 0 || s.reader == me) {
     s.reader = me;
     s.reader_site = site;
+    s.reader_atomic = atomic;
   } else if (s.reader2 < 0) {
     s.reader2 = me;
     s.reader2_site = site;
+    s.reader2_atomic = atomic;
   }
 }
 
@@ -556,7 +581,7 @@ void Land(int32_t me, const AsyncCopy& c) {
     Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(a)];
     if (s.pending != me) continue;  // a later overlapping copy owns it now
     s.pending = s.pending_site = -1;
-    CheckRace(me, a, c.dst_buffer, c.dst_offset + k, true, c.site);
+    CheckRace(me, a, c.dst_buffer, c.dst_offset + k, GridAccess::Write, false, c.site);
   }
 }
 
@@ -694,13 +719,14 @@ void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t 
   std::memcpy(c.data, src, static_cast<size_t>(bytes));
   if (g_block->check_races) {
     for (int32_t k = 0; k < n; ++k)
-      CheckRace(t->linear_tid, static_cast<const char*>(src) + k * elem_bytes, src_buffer, src_offset + k, false, site);
+      CheckRace(t->linear_tid, static_cast<const char*>(src) + k * elem_bytes, src_buffer, src_offset + k,
+                GridAccess::Read, true, site);
     // The copy may land at any moment until its wait: it races with what
     // others did to the destination in this interval, and everything that
     // touches it before the wait.
     for (int32_t k = 0; k < n; ++k) {
       const char* a = c.dst + k * elem_bytes;
-      CheckRace(t->linear_tid, a, dst_buffer, dst_offset + k, true, site);
+      CheckRace(t->linear_tid, a, dst_buffer, dst_offset + k, GridAccess::Write, false, site);
       Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(a)];
       s.pending = t->linear_tid;
       s.pending_site = site;
@@ -726,8 +752,18 @@ void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending_groups) {
   f.copies.resize(kept);
 }
 
+void tmc_cpu_int_fault(tmc_cpu_thread* t, int32_t kind, int32_t bits, int32_t site) {
+  using tmc::runtime::CpuFinding;
+  CpuFinding f{kind & 2 ? CpuFinding::Kind::DivideOverflow : CpuFinding::Kind::DivideByZero};
+  f.site = site;
+  f.thread = t->linear_tid;
+  f.modulo = (kind & 1) != 0;
+  f.bits = bits;
+  tmc::runtime::Record(f);
+}
+
 void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t /*bytes*/, int32_t buffer,
-                     int32_t is_write, int32_t /*is_shared*/, int32_t site) {
+                     int32_t access, int32_t scope, int32_t site) {
   using namespace tmc::runtime;
   if (offset < 0 || offset >= extent) {
     CpuFinding f{CpuFinding::Kind::OutOfBounds};
@@ -736,11 +772,14 @@ void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t exte
     f.offset = offset;
     f.extent = extent;
     f.thread = t->linear_tid;
-    f.write = is_write != 0;
+    f.write = access != TMC_CPU_READ;
     Record(f);
     return g_scratch;
   }
-  if (g_block->check_races) CheckRace(t->linear_tid, addr, buffer, offset, is_write != 0, site);
+  if (g_block->check_races)
+    CheckRace(t->linear_tid, addr, buffer, offset,
+              access == TMC_CPU_WRITE ? GridAccess::Write : access == TMC_CPU_ATOMIC ? GridAccess::Atomic : GridAccess::Read,
+              scope == TMC_CPU_GLOBAL, site);
   return addr;
 }
 

@@ -16,7 +16,10 @@ namespace tmc::runtime {
 
 struct CpuFinding {
   enum class Kind {
-    OutOfBounds, IndexOutOfBounds, Race, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds, CpAsyncMisaligned
+    OutOfBounds, IndexOutOfBounds, Race, BlockRace, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds,
+    CpAsyncMisaligned,
+    DivideByZero,   // integer division or modulo (`modulo`) by zero
+    DivideOverflow  // MIN / -1 (or MIN % -1) of `bits`-bit integers
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).
@@ -32,8 +35,13 @@ struct CpuFinding {
   int32_t block[3] = {0, 0, 0};
   bool write = false, other_write = false;  // cp_async faults: write is the destination side
   bool other_async = false;  // races: the other access is a cp_async still in flight
+  bool atomic = false, other_atomic = false;  // races: the access is an atomic update (not a plain read)
+  int32_t other_block[3] = {0, 0, 0};  // races between blocks: the other block
+  int64_t linear_blocks[2] = {0, 0};   // races between blocks: both blocks in grid order
   int64_t address = 0;       // cp_async faults: shared address or byte offset in the tensor
   int32_t bytes = 0;         // cp_async faults: the copy's size
+  bool modulo = false;       // division faults: `%` rather than `/`
+  int32_t bits = 0;          // division faults: the integers' width
   int64_t count = 1;  // how many times this finding (same kind and site) occurred
   // IndexOutOfBounds: the access's indices; `dim` is the first one outside
   // [0, extent) (`offset` is its index).
@@ -48,7 +56,7 @@ struct CpuLaunch {
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
   int64_t shared_bytes = 0;
-  bool check_races = false;  // bounds are checked by the compiled code itself
+  bool check_races = false;  // within blocks and, on global tensors, between blocks
   int workers = 0;           // OS threads for blocks; 0: one per core
 };
 

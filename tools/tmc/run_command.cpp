@@ -134,6 +134,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
           {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
+          {"tmc_cpu_int_fault", reinterpret_cast<void*>(&tmc_cpu_int_fault)},
           {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)},
           {"tmc_cpu_index_fault", reinterpret_cast<void*>(&tmc_cpu_index_fault)}};
 }
@@ -182,9 +183,12 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
               .Note(site(f.other_site), DiagKind::NoteCpAsyncInFlight, f.other_thread);
           break;
         }
-        diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name, f.write ? "a write" : "a read",
-                     f.thread, f.other_write ? "a write" : "a read", f.other_thread, f.block[0], f.block[1], f.block[2])
-            .Note(site(f.other_site), DiagKind::NoteOtherAccess, f.other_write ? "write" : "read", f.other_thread);
+        diags.Report(site(f.site), DiagKind::RunDataRace, buffer(f.buffer), f.offset, fn->name,
+                     f.write ? "a write" : f.atomic ? "an atomic update" : "a read", f.thread,
+                     f.other_write ? "a write" : f.other_atomic ? "an atomic update" : "a read", f.other_thread,
+                     f.block[0], f.block[1], f.block[2])
+            .Note(site(f.other_site), DiagKind::NoteOtherAccess,
+                  f.other_write ? "write" : f.other_atomic ? "atomic update" : "read", f.other_thread);
         break;
       case runtime::CpuFinding::Kind::BarrierDivergence: {
         std::string why = f.other_site >= 0 ? fmt::format("but thread {} waits at another barrier", f.other_thread)
@@ -195,6 +199,24 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
         if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread >= 0 ? f.other_thread : 0);
         break;
       }
+      case runtime::CpuFinding::Kind::BlockRace: {
+        const char* other = f.other_atomic ? "atomic update" : f.other_write ? "write" : "read";
+        diags.Report(site(f.site), DiagKind::RunBlockRace, buffer(f.buffer), f.offset, fn->name, f.thread, f.block[0],
+                     f.block[1], f.block[2], fmt::format("{} {}", f.other_atomic ? "an" : "a", other), f.other_thread, f.other_block[0], f.other_block[1], f.other_block[2],
+                     f.count > 1 ? fmt::format("; {} such elements", f.count) : "")
+            .Note(site(f.other_site), DiagKind::NoteOtherBlockAccess, other, f.other_thread, f.other_block[0],
+                  f.other_block[1], f.other_block[2]);
+        break;
+      }
+      case runtime::CpuFinding::Kind::DivideByZero:
+        diags.Report(site(f.site), DiagKind::RunDivideByZero, f.modulo ? "modulo" : "division", fn->name, f.thread,
+                     f.block[0], f.block[1], f.block[2], f.count > 1 ? fmt::format("; {} times", f.count) : "");
+        break;
+      case runtime::CpuFinding::Kind::DivideOverflow:
+        diags.Report(site(f.site), DiagKind::RunDivideOverflow, f.modulo ? "modulo" : "division", fn->name,
+                     fmt::format("-{}", uint64_t{1} << (f.bits - 1)), f.modulo ? "%" : "/", f.bits, f.thread, f.block[0],
+                     f.block[1], f.block[2], f.count > 1 ? fmt::format("; {} times", f.count) : "");
+        break;
       case runtime::CpuFinding::Kind::CpAsyncOutOfBounds:
         diags.Report(site(f.site), DiagKind::RunCpAsyncOutOfBounds, f.write ? "write" : "read", buffer(f.buffer), f.bytes,
                      fn->name, f.offset, f.extent, f.thread, f.block[0], f.block[1], f.block[2],
