@@ -129,6 +129,7 @@ class Checker {
   void BindShapeSymbols(const std::vector<ast::Param>& params);
   const Type* ResolveType(const ast::TypeSpec& spec, MemScope scope);
   std::optional<Dim> ResolveDim(ast::Expr* e);
+  bool CheckSwizzle(const ast::LayoutSpec& l, const Layout& layout);
   void DeclareParams(const std::vector<ast::Param>& params, bool read_only);
   /// The result type of an op or graph; its dimensions must be bound by
   /// the parameters (the error type, after a diagnostic, if not).
