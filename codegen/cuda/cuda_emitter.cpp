@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/transforms/flatten_buffers.h"
 #include "support/check.h"
 
 namespace tmc::codegen {
@@ -185,8 +186,7 @@ class Printer {
         if (b.scope == MemScope::Shared) {
           Line(d, fmt::format("{0}* const {1} = reinterpret_cast<{0}*>(tmc_shared + {2});", CType(b.elem), b.name, b.shared_offset));
         } else {
-          int64_t n = 1;
-          for (const ir::Expr& e : b.shape) n *= AsConstInt(e).value_or(1);
+          int64_t n = AllocatedElements(b);  // strided layouts leave gaps
           // Aligned so that fragments can be read as 32-bit registers.
           Line(d, fmt::format("__align__(16) {} {}[{}];", CType(b.elem), b.name, n));
         }

@@ -15,6 +15,7 @@
 #include <map>
 
 #include "codegen/cpu/cpu_abi.h"
+#include "ir/transforms/flatten_buffers.h"
 #include "support/check.h"
 
 namespace tmc::codegen {
@@ -221,8 +222,7 @@ class Emitter {
       case StmtKind::Alloc: {
         auto* a = s->as<Alloc>();
         const Buffer& buf = *a->buffer;
-        int64_t n = 1;
-        for (const Expr& d : buf.shape) n *= AsConstInt(d).value_or(1);
+        int64_t n = AllocatedElements(buf);  // strided layouts leave gaps
         extents_[&buf] = b_.getInt64(static_cast<uint64_t>(n));
         if (buf.scope == MemScope::Shared) {
           buffers_[&buf] = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), shared_, static_cast<uint64_t>(buf.shared_offset), buf.name);

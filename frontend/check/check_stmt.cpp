@@ -1,6 +1,7 @@
 // Statements of kernel and device-function bodies: bindings, local tensors,
 // control flow, loops over ranges and task mappings, and assignments.
 #include "frontend/check/checker.h"
+#include "support/layout_span.h"
 
 namespace tmc::sema {
 
@@ -277,6 +278,28 @@ void Checker::CheckLocalTensor(ast::Stmt* stmt, const ast::Ident& name, const as
     for (size_t i = 0; !t->IsError() && i < t->dims.size(); ++i) {
       if (!t->dims[i].is_const) {
         diags_.Report(spec.dims[i]->range, DiagKind::LocalDimNotConst, what);
+        t = types_.Error();
+      }
+    }
+    // The allocation is sized by the layout's largest offset, so strides
+    // must be known too.
+    for (size_t i = 0; !t->IsError() && i < t->layout.args.size(); ++i) {
+      if (!t->layout.args[i].is_const) {
+        diags_.Report(spec.layout->args[i]->range, DiagKind::LocalStrideNotConst, what);
+        t = types_.Error();
+      }
+    }
+    if (!t->IsError()) {
+      std::vector<int64_t> dims, args;
+      for (const Dim& d : t->dims) dims.push_back(d.value);
+      for (const Dim& d : t->layout.args) args.push_back(d.value);
+      SpanLayout layout = t->layout.kind == Layout::Kind::Strided   ? SpanLayout::Strided
+                          : t->layout.kind == Layout::Kind::Swizzle ? SpanLayout::Swizzle
+                                                                    : SpanLayout::Dense;
+      std::optional<int64_t> span = LayoutSpan(layout, dims, args);
+      if (!span || *span > INT32_MAX) {
+        diags_.Report(spec.range, DiagKind::LocalTensorTooLarge, what, name.name,
+                      span ? std::to_string(*span) : std::string("more than 2^63"));
         t = types_.Error();
       }
     }

@@ -254,13 +254,37 @@ const Type* Checker::ResolveType(const ast::TypeSpec& spec, MemScope scope) {
         if (!v) return types_.Error();
         t.layout.args.push_back(Dim::Const(*v));
       } else if (std::optional<Dim> d = ResolveDim(a, fmt::format("stride {} of 'strided'", k + 1))) {
+        // Offsets are computed with 32-bit strides (and 32-bit offsets in
+        // shared and register memory): a larger stride would be truncated.
+        if (d->is_const && d->value > INT32_MAX) {
+          diags_.Report(a->range, DiagKind::LayoutStrideTooLarge, d->value);
+          return types_.Error();
+        }
         t.layout.args.push_back(*d);
       } else {
         return types_.Error();
       }
     }
+    if (t.layout.kind == Layout::Kind::Swizzle && !CheckSwizzle(l, t.layout)) return types_.Error();
   }
   return ok ? types_.Make(std::move(t)) : types_.Error();
+}
+
+// swizzle(B, M, S) XORs the B bits at M + S into the B bits at M (see
+// ir/transforms/flatten_buffers.cpp). It permutes offsets only when the two
+// bit ranges do not overlap (S >= B, as CUTLASS requires), and its mask must
+// fit in a 32-bit offset.
+bool Checker::CheckSwizzle(const ast::LayoutSpec& l, const Layout& layout) {
+  int64_t b = layout.args[0].value, m = layout.args[1].value, s = layout.args[2].value;
+  auto bad = [&](size_t arg, const char* why) {
+    diags_.Report(l.args[arg]->range, DiagKind::InvalidSwizzle, b, m, s, why);
+    return false;
+  };
+  if (b < 0) return bad(0, "the number of bits B must not be negative");
+  if (m < 0) return bad(1, "the base M must not be negative");
+  if (s < b) return bad(2, "the shift S must be at least B, or the XORed bits overlap the bits they change");
+  if (m > 31 || s > 31 || b + m + s > 31) return bad(m > 31 ? 1 : 2, "B + M + S must be at most 31, the bits of a 32-bit offset");
+  return true;
 }
 
 void Checker::DeclareParams(const std::vector<ast::Param>& params, bool read_only) {

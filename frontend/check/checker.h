@@ -140,6 +140,7 @@ class Checker {
   const Type* ResolveType(const ast::TypeSpec& spec, MemScope scope);
   /// A dimension-like extent (`what`: "tensor dimension", a stride, ...).
   std::optional<Dim> ResolveDim(ast::Expr* e, std::string_view what);
+  bool CheckSwizzle(const ast::LayoutSpec& l, const Layout& layout);
   void DeclareParams(const std::vector<ast::Param>& params, bool read_only);
   /// The result type of an op or graph; its dimensions must be bound by
   /// the parameters (the error type, after a diagnostic, if not).

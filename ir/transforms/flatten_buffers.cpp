@@ -8,6 +8,8 @@
 #include "ir/transforms/flatten_buffers.h"
 
 #include "ir/mutator.h"
+#include "support/check.h"
+#include "support/layout_span.h"
 
 namespace tmc::ir {
 namespace {
@@ -76,6 +78,18 @@ Expr FlatOffset(const Buffer& b, const std::vector<Expr>& indices) {
     off = Binary::Make(BinaryOp::BitXor, off, moved);
   }
   return off;
+}
+
+int64_t AllocatedElements(const Buffer& b) {
+  std::vector<int64_t> dims, args;
+  for (const Expr& d : b.shape) dims.push_back(AsConstInt(d).value_or(1));
+  for (const Expr& a : b.layout_args) args.push_back(AsConstInt(a).value_or(1));
+  SpanLayout layout = b.layout == LayoutKind::Strided   ? SpanLayout::Strided
+                      : b.layout == LayoutKind::Swizzle ? SpanLayout::Swizzle
+                                                        : SpanLayout::Dense;
+  std::optional<int64_t> span = LayoutSpan(layout, dims, args);
+  TMC_CHECK(span.has_value(), "the checker let an allocation of more than 2^63 elements through: " + b.name);
+  return *span;
 }
 
 void FlattenBuffers(Function& fn, PassContext& ctx) {

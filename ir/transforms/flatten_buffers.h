@@ -16,4 +16,10 @@ void FlattenBuffers(Function& fn, PassContext& ctx);
 /// The element offset of `indices` in `b` (exposed for tests).
 Expr FlatOffset(const Buffer& b, const std::vector<Expr>& indices);
 
+/// The number of elements an allocation of `b` (a shared or register
+/// buffer, constant shape and layout) needs: its largest offset plus one
+/// (support/layout_span.h), so a strided or swizzled layout never writes
+/// past it. The checker limits these to 2^31 - 1.
+int64_t AllocatedElements(const Buffer& b);
+
 }  // namespace tmc::ir

@@ -4,6 +4,7 @@
 #include "ir/transforms/plan_shared_memory.h"
 
 #include "ir/mutator.h"
+#include "ir/transforms/flatten_buffers.h"
 
 namespace tmc::ir {
 namespace {
@@ -33,9 +34,10 @@ void PlanSharedMemory(Function& fn, PassContext& ctx) {
   for (Buffer* b : c.shared) {
     offset = (offset + 15) / 16 * 16;
     b->shared_offset = offset;
-    int64_t elems = 1;
-    for (const Expr& d : b->shape) elems *= AsConstInt(d).value_or(1);
-    offset += elems * ScalarBytes(b->elem);
+    // Below 2^31 elements each (the checker), so no overflow short of
+    // millions of tensors; the sum saturates all the same.
+    int64_t bytes = AllocatedElements(*b) * ScalarBytes(b->elem);
+    if (__builtin_add_overflow(offset, bytes, &offset)) offset = INT64_MAX - 15;
   }
   // A multiple of 16 bytes, like each offset: the CAS loops that implement
   // 8- and 16-bit atomics read and write the whole aligned 32-bit word, which
