@@ -131,6 +131,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
           {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
           {"tmc_cpu_int_fault", reinterpret_cast<void*>(&tmc_cpu_int_fault)},
+          {"tmc_cpu_poll", reinterpret_cast<void*>(&tmc_cpu_poll)},
           {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)}};
 }
 
@@ -326,6 +327,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     for (size_t b = 0; b < fn->block.size(); ++b) launch.block[b] = fn->block[b];
     launch.shared_bytes = fn->shared_bytes;
     launch.check_races = o.check_races;
+    launch.timeout_s = o.timeout;
     auto t0 = std::chrono::steady_clock::now();
     std::vector<runtime::CpuFinding> findings = runtime::RunOnCpu(launch);
     auto t1 = std::chrono::steady_clock::now();
@@ -381,6 +383,12 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
                        f.count > 1 ? fmt::format("; {} such elements", f.count) : "")
               .Note(site(f.other_site), DiagKind::NoteOtherBlockAccess, other, f.other_thread, f.other_block[0],
                     f.other_block[1], f.other_block[2]);
+          break;
+        }
+        case runtime::CpuFinding::Kind::Timeout: {
+          auto d = diags.Report(site(f.site), DiagKind::RunTimeout, fn->name, f.thread, f.block[0], f.block[1], f.block[2],
+                                fmt::format("{:g}", o.timeout));
+          if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteWaitsAtBarrier, f.other_thread);
           break;
         }
         case runtime::CpuFinding::Kind::DivideByZero:
