@@ -21,7 +21,7 @@ typedef struct tmc_cpu_thread {
   char* shared;       /* this block's shared memory */
   void* block;        /* the executor's block state (opaque) */
   int32_t linear_tid; /* tid.x + bdim.x * (tid.y + bdim.y * tid.z) */
-  int32_t pad;
+  int32_t poll;       /* loop back-edges left until tmc_cpu_poll */
 } tmc_cpu_thread;
 
 /* Byte offsets of the fields, for the code generator. */
@@ -32,6 +32,7 @@ enum {
   TMC_CPU_OFF_GDIM = 36,
   TMC_CPU_OFF_SHARED = 48,
   TMC_CPU_OFF_BLOCK = 56,
+  TMC_CPU_OFF_POLL = 68,
 };
 
 /* A compiled kernel: `args` holds one 8-byte slot per parameter, in the
@@ -39,6 +40,10 @@ enum {
  * bytes, shape symbols as i32). */
 typedef void (*tmc_cpu_kernel_fn)(tmc_cpu_thread* thread, const uint64_t* args);
 
+/* Called by a loop when `poll` runs out (the loop at `site`, a `while`
+ * loop or not): checks the block's deadline (tmc run --timeout); past it,
+ * reports the hang and abandons the block. Resets `poll`. */
+void tmc_cpu_poll(tmc_cpu_thread* t, int32_t site, int32_t is_while);
 /* Barrier of the block (`sync`); `site` identifies the source location. */
 void tmc_cpu_sync(tmc_cpu_thread* t, int32_t site);
 /* Warp shuffles of 32-bit values: kind 0 xor, 1 down, 2 up, 3 idx. */

@@ -262,6 +262,7 @@ class Emitter {
         auto* exit = llvm::BasicBlock::Create(ctx_, "for.end", f_);
         b_.CreateBr(head);
         b_.SetInsertPoint(head);
+        Poll(false);
         llvm::Value* i = b_.CreateLoad(t, counter);
         bool is_unsigned = IsUnsigned(f->var->type);
         llvm::Value* up = b_.CreateICmp(is_unsigned ? llvm::CmpInst::ICMP_ULT : llvm::CmpInst::ICMP_SLT, i, end);
@@ -291,6 +292,7 @@ class Emitter {
         auto* exit = llvm::BasicBlock::Create(ctx_, "while.end", f_);
         b_.CreateBr(head);
         b_.SetInsertPoint(head);
+        Poll(true);
         b_.CreateCondBr(Value(w->cond), body, exit);
         b_.SetInsertPoint(body);
         loops_.push_back({head, exit});
@@ -322,6 +324,25 @@ class Emitter {
       case StmtKind::Evaluate: Value(s->as<Evaluate>()->value); return;
       case StmtKind::ForMapping: TMC_CHECK(false, "task-mapping loop reached code generation");
     }
+  }
+
+  // On the host, every loop iteration counts down the thread's `poll`;
+  // at zero the executor checks the block's deadline, so that a loop that
+  // never ends is reported at its location (tmc run --timeout).
+  void Poll(bool is_while) {
+    if (!o_.host) return;
+    llvm::Value* field = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), thread_, TMC_CPU_OFF_POLL);
+    llvm::Value* left = b_.CreateSub(b_.CreateLoad(b_.getInt32Ty(), field), b_.getInt32(1));
+    b_.CreateStore(left, field);
+    auto* check = llvm::BasicBlock::Create(ctx_, "poll", f_);
+    auto* go_on = llvm::BasicBlock::Create(ctx_, "poll.done", f_);
+    b_.CreateCondBr(b_.CreateICmpSLE(left, b_.getInt32(0)), check, go_on,
+                    llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 12));
+    b_.SetInsertPoint(check);
+    b_.CreateCall(Runtime("tmc_cpu_poll", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty(), b_.getInt32Ty()}),
+                  {thread_, b_.getInt32(static_cast<uint32_t>(Site())), b_.getInt32(is_while)});
+    b_.CreateBr(go_on);
+    b_.SetInsertPoint(go_on);
   }
 
   // The address of an element. With checks on (host), `src` (the access as

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -190,7 +191,13 @@ struct Block {
   int32_t bid[3];
   int64_t linear = 0;             // the block's position in grid order
   GridShadow* grid = nullptr;     // --check-races: shared by all workers
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  std::atomic<bool>* stop = nullptr;  // set when a block timed out: the launch ends
+  double timeout_s = 0;
 };
+
+// Loop back-edges between two looks at the clock (tmc_cpu_poll).
+constexpr int32_t kPollInterval = 4096;
 
 thread_local Block* g_block = nullptr;
 alignas(64) thread_local char g_scratch[256];
@@ -317,6 +324,10 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
   std::fill(shared.begin(), shared.end(), 0);
   b.epoch = 0;
   b.aborted = false;
+  b.timeout_s = l.timeout_s;
+  if (l.timeout_s > 0)
+    b.deadline = std::chrono::steady_clock::now() +
+                 std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(l.timeout_s));
   b.shadow.clear();
   b.bid[0] = bx;
   b.bid[1] = by;
@@ -342,6 +353,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     t.shared = shared.data();
     t.block = &b;
     t.linear_tid = i;
+    t.poll = kPollInterval;
     f.sp = InitialStack(f.stack);
   }
   g_block = &b;
@@ -417,6 +429,7 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   int workers = l.workers > 0 ? l.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   workers = static_cast<int>(std::min<int64_t>(workers, blocks));
   std::atomic<int64_t> next{0};
+  std::atomic<bool> stop{false};
   std::unique_ptr<GridShadow> grid_shadow(l.check_races ? new GridShadow(l.grid) : nullptr);
   std::vector<std::vector<CpuFinding>> found(static_cast<size_t>(workers));
   auto work = [&](int id) {
@@ -437,7 +450,8 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
     b.findings = &found[static_cast<size_t>(id)];
     std::vector<char> shared(static_cast<size_t>(std::max<int64_t>(l.shared_bytes, 16)));
     g_args = l.args;
-    for (int64_t i = next++; i < blocks; i = next++) {
+    b.stop = &stop;
+    for (int64_t i = next++; i < blocks && !stop.load(std::memory_order_relaxed); i = next++) {
       int32_t bx = static_cast<int32_t>(i % l.grid[0]);
       int32_t by = static_cast<int32_t>((i / l.grid[0]) % l.grid[1]);
       int32_t bz = static_cast<int32_t>(i / (l.grid[0] * l.grid[1]));
@@ -750,6 +764,39 @@ void tmc_cpu_cp_async_wait(tmc_cpu_thread* t, int32_t pending_groups) {
     else f.copies[kept++] = f.copies[i];
   }
   f.copies.resize(kept);
+}
+
+void tmc_cpu_poll(tmc_cpu_thread* t, int32_t site, int32_t is_while) {
+  using namespace tmc::runtime;
+  Block& b = *g_block;
+  bool stopped = b.stop->load(std::memory_order_relaxed);
+  if (!stopped) {
+    auto now = std::chrono::steady_clock::now();
+    t->poll = kPollInterval;
+    if (now < b.deadline) return;
+    // Past the deadline. In a nest, the innermost loop runs out the count
+    // most often, though it may be a `for` that ends; poll at every
+    // back-edge now, and blame the first `while` that comes by, or the
+    // loop at hand once a grace period has passed.
+    t->poll = 1;
+    auto grace = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(std::max(0.05, 0.1 * b.timeout_s)));
+    if (!is_while && now < b.deadline + grace) return;
+    // Say where this thread loops, and where the others wait.
+    CpuFinding f{CpuFinding::Kind::Timeout};
+    f.site = site;
+    f.thread = t->linear_tid;
+    for (size_t i = 0; i < b.fibers.size() && f.other_site < 0; ++i)
+      if (b.fibers[i].state == State::AtBarrier) {
+        f.other_site = b.fibers[i].site;
+        f.other_thread = static_cast<int32_t>(i);
+      }
+    Record(f);
+    b.stop->store(true);
+  }
+  // The launch is over (another block may have timed out): end quietly.
+  b.aborted = true;
+  Park(State::Done, site);
 }
 
 void tmc_cpu_int_fault(tmc_cpu_thread* t, int32_t kind, int32_t bits, int32_t site) {

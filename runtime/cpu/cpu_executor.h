@@ -19,7 +19,8 @@ struct CpuFinding {
     OutOfBounds, IndexOutOfBounds, Race, BlockRace, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds,
     CpAsyncMisaligned,
     DivideByZero,   // integer division or modulo (`modulo`) by zero
-    DivideOverflow  // MIN / -1 (or MIN % -1) of `bits`-bit integers
+    DivideOverflow,  // MIN / -1 (or MIN % -1) of `bits`-bit integers
+    Timeout          // a thread still in the loop at `site` past the deadline (`other_site`: a barrier others wait at)
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).
@@ -58,6 +59,7 @@ struct CpuLaunch {
   int64_t shared_bytes = 0;
   bool check_races = false;  // within blocks and, on global tensors, between blocks
   int workers = 0;           // OS threads for blocks; 0: one per core
+  double timeout_s = 0;      // per block; past it, a looping thread is a hang (0: no limit)
 };
 
 /// Runs the grid; returns the findings of the checking modes (and of

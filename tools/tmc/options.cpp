@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 #include "ir/transforms/pipeline.h"
 #include "tools/tmc/version.h"
@@ -52,7 +53,11 @@ run options:
   --target=cpu|cuda       the CPU executor (default) or the GPU
   --seed N                seed of the random inputs (default 1)
   --check-bounds          check every global, shared and register access
-  --check-races           report data races between threads of a block
+  --check-races           report data races between the threads of a block
+                          and between blocks
+  --timeout SECONDS       a block still running after this long on the CPU
+                          executor is a hang, reported at its loop (default 5;
+                          0: no limit)
   --bench                 time repeated runs (median, spread, GB/s)
   --save-case DIR         also write the PTX, metadata, inputs and reference
                           output to DIR, for bench/gpu/check.sh to replay on a GPU
@@ -197,6 +202,12 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     } else if (value_of(a, "--target", &v)) {
       if (v != "cpu" && v != "cuda") return Fail("unknown --target '" + v + "' (expected cpu or cuda)");
       o->target = v;
+    } else if (value_of(a, "--timeout", &v)) {
+      char* end = nullptr;
+      double t = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != 0 || !(t >= 0) || t > 1e6)
+        return Fail("--timeout expects a number of seconds from 0 to 1000000, got '" + v + "'");
+      o->timeout = t;
     } else if (value_of(a, "--seed", &v)) {
       int64_t n;
       if (!ParseInt(v, &n) || n < 0) return Fail("invalid seed '" + v + "'");

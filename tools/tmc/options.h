@@ -39,6 +39,7 @@ struct Options {
   bool check_bounds = false;
   bool check_races = false;
   bool bench = false;
+  double timeout = 5;     // --timeout SECONDS: per block on the CPU executor; 0: none
   std::string save_case;  // --save-case DIR: write a GPU replay case
   std::map<std::string, std::string> args;  // --arg NAME=VALUE: scalar arguments
   std::optional<double> rtol, atol;         // --rtol / --atol (default: per output type)

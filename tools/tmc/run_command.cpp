@@ -135,6 +135,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
           {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
           {"tmc_cpu_int_fault", reinterpret_cast<void*>(&tmc_cpu_int_fault)},
+          {"tmc_cpu_poll", reinterpret_cast<void*>(&tmc_cpu_poll)},
           {"tmc_cpu_access", reinterpret_cast<void*>(&tmc_cpu_access)},
           {"tmc_cpu_index_fault", reinterpret_cast<void*>(&tmc_cpu_index_fault)}};
 }
@@ -143,7 +144,7 @@ std::map<std::string, void*> ExecutorSymbols() {
 // copies of one statement are distinct sites, reported once per source
 // location (and buffer) with their counts added up.
 void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const codegen::CpuModule& cpu_module,
-                    const ir::Function& kernel, int64_t block_threads, DiagnosticEngine& diags) {
+                    const ir::Function& kernel, int64_t block_threads, double timeout, DiagnosticEngine& diags) {
   const codegen::CpuModule& cpu = cpu_module;
   const ir::Function* fn = &kernel;
   auto site = [&](int32_t s) { return s >= 0 && static_cast<size_t>(s) < cpu.sites.size() ? cpu.sites[static_cast<size_t>(s)] : SourceRange{}; };
@@ -206,6 +207,12 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      f.count > 1 ? fmt::format("; {} such elements", f.count) : "")
             .Note(site(f.other_site), DiagKind::NoteOtherBlockAccess, other, f.other_thread, f.other_block[0],
                   f.other_block[1], f.other_block[2]);
+        break;
+      }
+      case runtime::CpuFinding::Kind::Timeout: {
+        auto d = diags.Report(site(f.site), DiagKind::RunTimeout, fn->name, f.thread, f.block[0], f.block[1], f.block[2],
+                              fmt::format("{:g}", timeout));
+        if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteWaitsAtBarrier, f.other_thread);
         break;
       }
       case runtime::CpuFinding::Kind::DivideByZero:
@@ -564,11 +571,13 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     for (size_t b = 0; b < fn->block.size(); ++b) launch.block[b] = fn->block[b];
     launch.shared_bytes = fn->shared_bytes;
     launch.check_races = o.check_races;
+    launch.timeout_s = o.timeout;
+    launch.timeout_s = o.timeout;
     auto t0 = std::chrono::steady_clock::now();
     std::vector<runtime::CpuFinding> findings = runtime::RunOnCpu(launch);
     best_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (!findings.empty()) {
-      ReportFindings(findings, *cpu, *fn, launch.block[0] * launch.block[1] * launch.block[2], diags);
+      ReportFindings(findings, *cpu, *fn, launch.block[0] * launch.block[1] * launch.block[2], o.timeout, diags);
       return false;
     }
     if (o.bench && !bench_done) {
