@@ -20,10 +20,12 @@
 #include "codegen/nvptx/nvptx_backend.h"
 #include "frontend/compilation.h"
 #include "ir/from_ast.h"
+#include "ir/printer.h"
 #include "ir/reference_eval.h"
 #include "ir/transforms/pipeline.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/half.h"
+#include "runtime/kernel_signature.h"
 #include "runtime/tmc_runtime.hpp"
 
 #include <filesystem>
@@ -88,25 +90,35 @@ void Set(Storage& s, int64_t i, double v) {
   }
 }
 
-// Integer IR expressions over the launch's symbols (shapes, grid formulas).
-std::optional<int64_t> EvalInt(const Expr& e, const std::map<const ir::Var*, int64_t>& vars) {
+// Integer IR expressions over the launch's symbols (shapes, grid formulas),
+// evaluated exactly in 64 bits; `why` says why there is no value (a
+// division by zero, an overflow), if it is one of those.
+std::optional<int64_t> EvalInt(const Expr& e, const std::map<const ir::Var*, int64_t>& vars, std::string* why = nullptr) {
   if (auto c = ir::AsConstInt(e)) return c;
   if (auto* v = e->as<ir::VarRef>()) {
     auto it = vars.find(v->var.get());
     if (it == vars.end()) return std::nullopt;
     return it->second;
   }
-  if (auto* c = e->as<ir::Cast>()) return EvalInt(c->operand, vars);
+  if (auto* c = e->as<ir::Cast>()) return EvalInt(c->operand, vars, why);
   auto* b = e->as<ir::Binary>();
   if (!b) return std::nullopt;
-  auto x = EvalInt(b->lhs, vars), y = EvalInt(b->rhs, vars);
+  auto x = EvalInt(b->lhs, vars, why), y = EvalInt(b->rhs, vars, why);
   if (!x || !y) return std::nullopt;
+  auto fail = [&](const char* reason) -> std::optional<int64_t> {
+    if (why && why->empty()) *why = reason;
+    return std::nullopt;
+  };
+  int64_t r;
   switch (b->op) {
-    case ir::BinaryOp::Add: return *x + *y;
-    case ir::BinaryOp::Sub: return *x - *y;
-    case ir::BinaryOp::Mul: return *x * *y;
-    case ir::BinaryOp::Div: return *y ? std::optional<int64_t>(*x / *y) : std::nullopt;
-    case ir::BinaryOp::Mod: return *y ? std::optional<int64_t>(*x % *y) : std::nullopt;
+    case ir::BinaryOp::Add: return __builtin_add_overflow(*x, *y, &r) ? fail("its value does not fit in 64 bits") : r;
+    case ir::BinaryOp::Sub: return __builtin_sub_overflow(*x, *y, &r) ? fail("its value does not fit in 64 bits") : r;
+    case ir::BinaryOp::Mul: return __builtin_mul_overflow(*x, *y, &r) ? fail("its value does not fit in 64 bits") : r;
+    case ir::BinaryOp::Div:
+    case ir::BinaryOp::Mod:
+      if (*y == 0) return fail("it divides by zero");
+      if (*x == INT64_MIN && *y == -1) return fail("its value does not fit in 64 bits");
+      return b->op == ir::BinaryOp::Div ? *x / *y : *x % *y;
     case ir::BinaryOp::Min: return std::min(*x, *y);
     case ir::BinaryOp::Max: return std::max(*x, *y);
     default: return std::nullopt;
@@ -214,7 +226,10 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       }
       // Host memory is finite: refuse before allocating, not by crashing.
       constexpr double kMaxBytes = 8.0 * (1ull << 30);
-      double total = static_cast<double>(s.Size()) * ScalarBytes(s.dtype);
+      // In double: the element count of a large shape may overflow 64 bits.
+      double elems = 1;
+      for (int64_t d : s.shape) elems *= static_cast<double>(d);
+      double total = elems * ScalarBytes(s.dtype);
       for (const Storage& prev : tensors) total += static_cast<double>(prev.Bytes());
       if (total > kMaxBytes) return fail(fmt::format("the tensors need {:.1f} GiB; tmc run allows 8 GiB", total / (1ull << 30)));
       s.words.assign((s.Bytes() + 7) / 8 + 8, 0);
@@ -254,8 +269,14 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   }
   int64_t grid[3] = {1, 1, 1};
   for (size_t g = 0; g < fn->grid.size(); ++g) {
-    auto v = EvalInt(fn->grid[g], values);
-    if (!v || *v <= 0) return fail("grid dimension " + std::to_string(g) + " is not positive for these shapes");
+    std::string why;
+    auto v = EvalInt(fn->grid[g], values, &why);
+    std::string dim = "grid dimension " + std::to_string(g) + " (" + ir::Print(fn->grid[g]) + ")";
+    if (!v) return fail(dim + (why.empty() ? " cannot be computed" : ": " + why) + " for these shapes");
+    if (*v <= 0) return fail(dim + " is " + std::to_string(*v) + " for these shapes, not positive");
+    if (*v > runtime::kMaxGridDim[g])
+      return fail(fmt::format("{} is {} for these shapes, more than the {} blocks the hardware allows", dim, *v,
+                              runtime::kMaxGridDim[g]));
     grid[g] = *v;
   }
 
