@@ -49,9 +49,17 @@ class Formula {
       char op = t_[pos_++];
       auto r = Product();
       if (!r) return std::nullopt;
-      v = op == '+' ? *v + *r : *v - *r;
+      int64_t out;
+      if (op == '+' ? __builtin_add_overflow(*v, *r, &out) : __builtin_sub_overflow(*v, *r, &out)) return Overflow();
+      v = out;
     }
     return v;
+  }
+  // Formulas are evaluated exactly: a value past 64 bits is an error, not
+  // a wrapped (undefined) one.
+  std::optional<int64_t> Overflow() {
+    err_ = "the value does not fit in 64 bits";
+    return std::nullopt;
   }
   std::optional<int64_t> Product() {
     auto v = Atom();
@@ -65,7 +73,9 @@ class Formula {
         err_ = "division by zero";
         return std::nullopt;
       }
-      v = op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
+      int64_t out;
+      if (op == '*' ? __builtin_mul_overflow(*v, *r, &out) : (*v == INT64_MIN && *r == -1)) return Overflow();
+      v = op == '*' ? out : op == '/' ? *v / *r : *v % *r;
     }
     return v;
   }
@@ -93,11 +103,13 @@ class Formula {
     if (c == '-') {
       ++pos_;
       auto v = Atom();
+      if (v && *v == INT64_MIN) return Overflow();
       return v ? std::optional<int64_t>(-*v) : std::nullopt;
     }
     if (std::isdigit(static_cast<unsigned char>(c))) {
       int64_t v = 0;
-      while (pos_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[pos_]))) v = v * 10 + (t_[pos_++] - '0');
+      while (pos_ < t_.size() && std::isdigit(static_cast<unsigned char>(t_[pos_])))
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, t_[pos_++] - '0', &v)) return Overflow();
       while (pos_ < t_.size() && std::isalnum(static_cast<unsigned char>(t_[pos_]))) ++pos_;  // type suffix
       return v;
     }
@@ -287,8 +299,9 @@ bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_arg
   for (size_t g = 0; g < sig.grid.size(); ++g) {
     std::optional<int64_t> v = EvalFormula(sig.grid[g], out->symbols, error);
     if (!v) return false;
-    if (*v <= 0 || *v > INT32_MAX) {
-      *error = "grid dimension " + std::to_string(g) + " (" + sig.grid[g] + ") is " + std::to_string(*v);
+    if (*v <= 0 || *v > kMaxGridDim[g]) {
+      *error = "grid dimension " + std::to_string(g) + " (" + sig.grid[g] + ") is " + std::to_string(*v) +
+               (*v <= 0 ? ", not positive" : ", more than the " + std::to_string(kMaxGridDim[g]) + " blocks the hardware allows");
       return false;
     }
     out->grid[g] = *v;

@@ -31,8 +31,13 @@ struct KernelSignature {
 /// Reads the kernels of `tmc --emit=meta` output.
 bool ParseKernelMetadata(const std::string& json, std::vector<KernelSignature>* kernels, std::string* error);
 
+/// The most blocks a grid may have along x, y and z (CUDA's limits, which
+/// the CPU executor enforces too).
+constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
+
 /// Evaluates a launch or shape formula (integers, names, + - * / %,
-/// parentheses) with the given values of the names.
+/// parentheses) with the given values of the names, exactly: a division by
+/// zero or a value past 64 bits is an error.
 std::optional<int64_t> EvalFormula(const std::string& formula, const std::map<std::string, int64_t>& names,
                                    std::string* error);
 

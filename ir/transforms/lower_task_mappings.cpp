@@ -146,8 +146,12 @@ class Lower : public Mutator {
     int64_t unroll_tasks = 1;
     for (const MappingAtom& a : atoms)
       if (a.Workers() == 1) unroll_tasks = std::max(unroll_tasks, a.Tasks());
-    for (auto it = loops.rbegin(); it != loops.rend(); ++it)
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
       nest = For::Make(it->first, I32(0), it->second, I32(1), unroll_tasks <= kUnrollLimit, nest);
+      // The mapping loop's location, for diagnostics about these loops (a
+      // fresh node: setting it in place is safe).
+      const_cast<StmtNode*>(nest.get())->loc = f->loc;
+    }
     // Workers past m.workers get no tasks (simplify drops the guard when the
     // worker is known to be in range).
     out.push_back(IfStmt::Make(Binary::Make(BinaryOp::Lt, VarRef::Make(w), I32(m.Workers())), nest));

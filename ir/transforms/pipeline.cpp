@@ -7,6 +7,7 @@
 
 #include "ir/printer.h"
 #include "ir/transforms/check_register_indices.h"
+#include "ir/transforms/check_register_memory.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "ir/transforms/lower_task_mappings.h"
 #include "ir/transforms/plan_shared_memory.h"
@@ -47,6 +48,8 @@ const std::vector<Step>& Pipeline() {
       {"simplify", Simplify, {true, true}},
       // Now every register index that can be a constant is one.
       {"check-register-indices", CheckRegisterIndices, {true, true}},
+      // After unrolling, which multiplies declarations inside loops.
+      {"check-register-memory", CheckRegisterMemory, {true, true}},
       {"plan-shared-memory", PlanSharedMemory, {true, true}},
   };
   return kSteps;

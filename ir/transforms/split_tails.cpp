@@ -10,6 +10,7 @@
 #include <map>
 
 #include "ir/mutator.h"
+#include "ir/transforms/unroll.h"
 
 namespace tmc::ir {
 namespace {
@@ -21,6 +22,8 @@ class Split : public Mutator {
     Stmt loop = body == f->body ? self : For::Make(f->var, f->begin, f->end, f->step, f->unroll, body);
     auto b = AsConstInt(f->begin), e = AsConstInt(f->end), st = AsConstInt(f->step);
     if (!f->unroll || !b || !e || st != 1 || *e - *b < 2) return loop;
+    // A loop too large to unroll stays one loop: no fast copy of it.
+    if (*e - *b > kMaxUnrolledStatements || (*e - *b) * CountStatements(body) > kMaxUnrolledStatements) return loop;
     auto* seq = body->as<Seq>();
     std::vector<Stmt> stmts = seq ? seq->stmts : std::vector<Stmt>{body};
     if (stmts.empty()) return loop;
@@ -46,6 +49,7 @@ class Split : public Mutator {
     std::vector<Stmt> unguarded(stmts.begin(), stmts.end() - 1);
     unguarded.push_back(guard->then_body);
     Stmt fast = For::Make(f->var, f->begin, f->end, f->step, true, Seq::Make(std::move(unguarded)));
+    const_cast<StmtNode*>(fast.get())->loc = f->loc;  // a fresh node
     return IfStmt::Make(Binary::Make(BinaryOp::Lt, last, bound), fast, loop);
   }
 

@@ -3,6 +3,7 @@
 #include "ir/transforms/unroll.h"
 
 #include <map>
+#include <set>
 
 #include "ir/mutator.h"
 
@@ -55,7 +56,7 @@ class Substitute : public Mutator {
 
 class Unroller : public Mutator {
  public:
-  explicit Unroller(Function& fn) : fn_(fn) {}
+  Unroller(Function& fn, PassContext& ctx) : fn_(fn), ctx_(ctx) {}
 
  protected:
   Stmt Visit(const For* s, const Stmt& self) override {
@@ -65,6 +66,18 @@ class Unroller : public Mutator {
       if (body == s->body) return self;
       return For::Make(s->var, s->begin, s->end, s->step, s->unroll, body);
     }
+    // The copies must fit in memory and in a compile of seconds: past the
+    // limit the loop stays a loop (no longer marked unroll, so nvcc does not
+    // unroll it either), with a warning.
+    int64_t trips = *st > 0 ? (*e > *b ? (*e - *b - 1) / *st + 1 : 0) : (*e < *b ? (*b - *e - 1) / -*st + 1 : 0);
+    int64_t statements = CountStatements(body);
+    if (trips > 1 && (trips > kMaxUnrolledStatements || trips * statements > kMaxUnrolledStatements)) {
+      // Once per source loop (split-tails may have made two copies of it).
+      SourceRange at = s->loc.IsValid() ? s->loc : fn_.loc;
+      if (ctx_.diags && reported_.insert(at.begin.offset).second)
+        ctx_.diags->Report(at, DiagKind::UnrollTooLarge, trips, statements, kMaxUnrolledStatements);
+      return For::Make(s->var, s->begin, s->end, s->step, false, body);
+    }
     std::vector<Stmt> copies;
     for (int64_t i = *b; *st > 0 ? i < *e : i > *e; i += *st)
       copies.push_back(Substitute(fn_, s->var.get(), IntImm::Make(s->var->type, i)).Mutate(body));
@@ -73,10 +86,30 @@ class Unroller : public Mutator {
 
  private:
   Function& fn_;
+  PassContext& ctx_;
+  std::set<uint32_t> reported_;  // loop locations (global offsets)
+};
+
+// Statements in a tree, not counting the Seqs that group them.
+class CountStmts : public Visitor {
+ public:
+  int64_t n = 0;
+  void Walk(const Stmt& s) override {
+    if (!s) return;
+    if (s->kind != StmtKind::Seq) ++n;
+    Visitor::Walk(s);
+  }
 };
 
 }  // namespace
 
-void Unroll(Function& fn, PassContext&) { fn.body = Unroller(fn).Mutate(fn.body); }
+int64_t CountStatements(const Stmt& s) {
+  CountStmts count;
+  Visitor& v = count;
+  v.Walk(s);
+  return count.n;
+}
+
+void Unroll(Function& fn, PassContext& ctx) { fn.body = Unroller(fn, ctx).Mutate(fn.body); }
 
 }  // namespace tmc::ir

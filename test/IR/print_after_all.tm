@@ -12,4 +12,4 @@ kernel k(Y: f32[32]) block(32) {
 // CHECK: IR after flatten-buffers
 // STOP: if (w < 32)
 // STOP: Y[i] = 1.0
-// BAD: tmc: error: unknown pass 'nonsense' (passes: lower-task-mappings, split-tails, unroll, simplify, flatten-buffers, check-register-indices, plan-shared-memory)
+// BAD: tmc: error: unknown pass 'nonsense' (passes: lower-task-mappings, split-tails, unroll, simplify, flatten-buffers, check-register-indices, check-register-memory, plan-shared-memory)

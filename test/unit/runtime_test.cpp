@@ -158,6 +158,34 @@ TEST(RuntimeFormula, Evaluates) {
   EXPECT_EQ(error, "in formula 'Q': unknown name 'Q'");
 }
 
+// Formulas are exact: past 64 bits is an error, never a wrapped value.
+TEST(RuntimeFormula, ReportsOverflow) {
+  std::string error;
+  EXPECT_EQ(EvalFormula("N * N * N", {{"N", 2000}}, &error), 8000000000);
+  EXPECT_FALSE(EvalFormula("N * N * N", {{"N", 3000000}}, &error));
+  EXPECT_EQ(error, "in formula 'N * N * N': the value does not fit in 64 bits");
+  EXPECT_FALSE(EvalFormula("99999999999999999999", {}, &error));
+  EXPECT_FALSE(EvalFormula("-N - N", {{"N", INT64_MAX}}, &error));
+}
+
+// The grid is checked against the hardware's limits, naming the formula.
+TEST_F(RuntimeTest, ChecksGridLimits) {
+  CheckedLaunch launch;
+  std::string error;
+  KernelSignature k = kernels[1];
+  std::vector<tmc_arg> args = {Tensor(TMC_F16, {70000, 4}), Tensor(TMC_F16, {140000})};
+  ASSERT_TRUE(CheckArguments(k, args.data(), 2, &launch, &error)) << error;  // x: up to 2^31 - 1
+  k.grid = {"1", "R"};
+  EXPECT_FALSE(CheckArguments(k, args.data(), 2, &launch, &error));
+  EXPECT_EQ(error, "grid dimension 1 (R) is 70000, more than the 65535 blocks the hardware allows");
+  k.grid = {"R * R * R"};
+  EXPECT_FALSE(CheckArguments(k, args.data(), 2, &launch, &error));
+  EXPECT_EQ(error, "grid dimension 0 (R * R * R) is 343000000000000, more than the 2147483647 blocks the hardware allows");
+  k.grid = {"R - R"};
+  EXPECT_FALSE(CheckArguments(k, args.data(), 2, &launch, &error));
+  EXPECT_EQ(error, "grid dimension 0 (R - R) is 0, not positive");
+}
+
 TEST(RuntimeMetadata, RejectsMalformedInput) {
   std::vector<KernelSignature> k;
   std::string error;

@@ -84,11 +84,10 @@ std::optional<int64_t> EvalInt(const Expr& e, const std::map<const ir::Var*, int
     case ir::BinaryOp::Sub: if (__builtin_sub_overflow(*x, *y, &r)) return no("overflows 64 bits"); return r;
     case ir::BinaryOp::Mul: if (__builtin_mul_overflow(*x, *y, &r)) return no("overflows 64 bits"); return r;
     case ir::BinaryOp::Div:
-      if (*y == 0) return no("divides by zero");
-      return *x / *y;
     case ir::BinaryOp::Mod:
       if (*y == 0) return no("divides by zero");
-      return *x % *y;
+      if (*x == INT64_MIN && *y == -1) return no("overflows 64 bits");
+      return b->op == ir::BinaryOp::Div ? *x / *y : *x % *y;
     case ir::BinaryOp::Min: return std::min(*x, *y);
     case ir::BinaryOp::Max: return std::max(*x, *y);
     default: return no("is not an integer formula");
@@ -438,7 +437,10 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       }
       // Host memory is finite: refuse before allocating, not by crashing.
       constexpr double kMaxBytes = 8.0 * (1ull << 30);
-      double total = static_cast<double>(s.Size()) * ScalarBytes(s.dtype);
+      // In double: the element count of a large shape may overflow 64 bits.
+      double elems = 1;
+      for (int64_t d : s.shape) elems *= static_cast<double>(d);
+      double total = elems * ScalarBytes(s.dtype);
       for (const Storage& prev : tensors) total += static_cast<double>(prev.Bytes());
       if (total > kMaxBytes) return fail(fmt::format("the tensors need {:.1f} GiB; tmc run allows 8 GiB", total / (1ull << 30)));
       s.words.assign((s.Bytes() + 7) / 8 + 8, 0);
@@ -482,7 +484,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   }
   // The grid: each dimension positive and within the hardware's limits.
   int64_t grid[3] = {1, 1, 1};
-  static const int64_t kGridLimit[3] = {INT32_MAX, 65535, 65535};
+  const int64_t* kGridLimit = runtime::kMaxGridDim;
   for (size_t g = 0; g < fn->grid.size(); ++g) {
     std::string why;
     auto v = EvalInt(fn->grid[g], values, &why);
