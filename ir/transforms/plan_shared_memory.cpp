@@ -40,7 +40,7 @@ void PlanSharedMemory(Function& fn, PassContext& ctx) {
   fn.shared_bytes = offset;
   if (ctx.diags && offset > SharedMemoryLimit(ctx.sm_arch))
     ctx.diags->Report(fn.loc, DiagKind::SharedMemoryTooLarge, fn.name, offset, SharedMemoryLimit(ctx.sm_arch),
-                      ctx.sm_arch);
+                      ctx.ArchName());
 }
 
 }  // namespace tmc::ir
