@@ -43,11 +43,13 @@ sema::CheckedModule* Compilation::CompileFile(const std::string& path) {
   in_progress_.insert(key);
   sema::CheckedModule* m = CompileLoaded(id, path);
   in_progress_.erase(key);
+  if (m) ReportUnknownDefines();
   return m;
 }
 
-sema::CheckedModule* Compilation::CompileBuffer(const std::string& name, std::string text) {
-  uint32_t id = sm_.AddFile(name, std::move(text));
+sema::CheckedModule* Compilation::CompileBuffer(const std::string& name, std::string text,
+                                               VisibleText visible) {
+  uint32_t id = sm_.AddFile(name, std::move(text), visible);
   return CompileLoaded(id, name);
 }
 
@@ -110,6 +112,33 @@ const sema::CheckedModule* Compilation::ResolveImport(const ast::Import& imp, ui
   auto diag = diags_.Report(imp.range, DiagKind::ModuleNotFound, imp.Dotted());
   for (const fs::path& c : candidates) diag.Note(imp.range, DiagKind::NoteSearchedIn, c.lexically_normal().string());
   return nullptr;
+}
+
+void Compilation::ReportUnknownDefines() {
+  // Once is enough when a driver compiles several buffers.
+  if (defines_reported_) return;
+  defines_reported_ = true;
+  std::set<std::string> known;
+  std::string kernels;
+  size_t listed = 0;
+  for (const auto& m : owned_) {
+    if (!m->ast) continue;
+    for (const ast::Decl* d : m->ast->decls) {
+      auto* k = ast::dyn_cast<ast::KernelDecl>(d);
+      if (!k) continue;
+      std::string params;
+      for (const ast::CtParam& p : k->ct_params) {
+        known.insert(p.name.name);
+        params += (params.empty() ? "" : ", ") + p.name.name;
+      }
+      if (listed++ < 8)
+        kernels += (kernels.empty() ? "" : "; ") + ("kernel '" + k->name.name + "' has " + (params.empty() ? "none" : params));
+    }
+  }
+  if (listed > 8) kernels += "; ...";
+  if (kernels.empty()) kernels = "there are no kernels";
+  for (const auto& [name, value] : options_.check.defines)
+    if (!known.count(name)) diags_.Report(SourceRange{}, DiagKind::UnknownDefine, name, name, kernels);
 }
 
 std::vector<sema::ImportHint> Compilation::FindImport(const std::string& name, uint32_t importer) {

@@ -30,10 +30,16 @@ class Compilation {
   /// Reads, parses and checks a file. Returns null if it could not be read
   /// or parsed; otherwise the module (check `ok` for semantic errors).
   sema::CheckedModule* CompileFile(const std::string& path);
-  /// The same for text held in memory, shown in diagnostics as `name`.
-  sema::CheckedModule* CompileBuffer(const std::string& name, std::string text);
+  /// The same for text held in memory, shown in diagnostics as `name`
+  /// (only its `visible` part: see SourceManager::AddFile).
+  sema::CheckedModule* CompileBuffer(const std::string& name, std::string text, VisibleText visible = {});
 
   sema::TypeContext& types() { return types_; }
+
+  /// Reports each -D name that is no compile-time parameter of any kernel
+  /// loaded so far, listing the kernels' parameters. CompileFile does this
+  /// itself; a driver that compiles buffers calls it after the last one.
+  void ReportUnknownDefines();
 
  private:
   sema::CheckedModule* CompileLoaded(uint32_t file_id, const std::string& module_name);
@@ -49,6 +55,7 @@ class Compilation {
   std::map<std::string, sema::CheckedModule*> by_path_;
   std::set<std::string> in_progress_;
   ModuleIndex index_;
+  bool defines_reported_ = false;
   std::map<std::string, uint32_t> hint_files_;  // indexed files loaded for a hint
 };
 

@@ -1,7 +1,9 @@
 // Formatting and bookkeeping of diagnostics.
 #include "support/diagnostics.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <optional>
 
 #include "support/utf8.h"
@@ -78,19 +80,53 @@ std::string_view SeverityName(Severity s) {
   return "error";
 }
 
+std::string WarningFlag(DiagKind kind) {
+  std::string flag;
+  for (char c : DiagKindName(kind)) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      if (!flag.empty()) flag += '-';
+      flag += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      flag += c;
+    }
+  }
+  return flag;
+}
+
+std::vector<std::string> WarningFlags() {
+  std::vector<std::string> flags;
+  for (size_t k = 0; k < kKinds.size(); ++k)
+    if (kKinds[k].severity == Severity::Warning) flags.push_back(WarningFlag(static_cast<DiagKind>(k)));
+  return flags;
+}
+
+std::string GeneratedSummary(unsigned warnings, unsigned errors) {
+  auto count = [](unsigned n, const char* noun) { return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s"); };
+  if (warnings && errors) return count(warnings, "warning") + " and " + count(errors, "error") + " generated.";
+  if (warnings) return count(warnings, "warning") + " generated.";
+  if (errors) return count(errors, "error") + " generated.";
+  return "";
+}
+
 std::string_view DiagKindName(DiagKind kind) { return kKinds[static_cast<size_t>(kind)].name; }
 Severity DiagKindSeverity(DiagKind kind) { return kKinds[static_cast<size_t>(kind)].severity; }
 std::string_view DiagKindFormat(DiagKind kind) { return kKinds[static_cast<size_t>(kind)].format; }
 
-std::string RenderDiagnostic(const SourceManager& sm, const Diagnostic& diag) {
+std::string RenderDiagnostic(const SourceManager& sm, const Diagnostic& diag, bool color) {
+  // The escape sequences clang writes.
+  const char* bold = color ? "\033[1m" : "";
+  const char* reset = color ? "\033[0m" : "";
+  const char* severity_color = !color                               ? ""
+                               : diag.severity == Severity::Error   ? "\033[0;1;31m"
+                               : diag.severity == Severity::Warning ? "\033[0;1;35m"
+                                                                    : "\033[0;1;30m";
+  std::string flag = diag.flag.empty() ? "" : " [" + diag.flag + "]";
+  std::string head = fmt::format("{}{}: {}{}{}{}{}\n", severity_color, SeverityName(diag.severity), reset, bold,
+                                 diag.message, flag, reset);
   std::string out;
-  if (!diag.range.IsValid()) {
-    out = fmt::format("tmc: {}: {}\n", SeverityName(diag.severity), diag.message);
-    return out;
-  }
+  if (!diag.range.IsValid()) return fmt::format("{}tmc: {}{}", bold, reset, head);
   PresumedLoc loc = sm.Presumed(diag.range.begin);
-  out = fmt::format("{}:{}:{}: {}: {}\n", loc.path, loc.line, loc.column,
-                    SeverityName(diag.severity), diag.message);
+  out = fmt::format("{}{}:{}:{}: {}{}", bold, loc.path, loc.line, loc.column, reset, head);
   std::string_view line = sm.LineText(loc.file_id, loc.line);
   // Long lines (minified or generated input) are not echoed in full.
   constexpr size_t kMaxEcho = 4096;
@@ -100,7 +136,7 @@ std::string RenderDiagnostic(const SourceManager& sm, const Diagnostic& diag) {
   out += '\n';
   size_t begin = std::min<size_t>(loc.column - 1, line.size());
   size_t begin_col = echo.columns[begin];
-  std::string caret = Padding(echo, line, begin_col) + '^';
+  std::string caret = Padding(echo, line, begin_col) + (color ? "\033[0;1;32m^" : "^");
   // Underline the rest of the range when it stays on this line.
   PresumedLoc end = sm.Presumed(diag.range.end);
   if (diag.range.end.offset > diag.range.begin.offset + 1 && end.file_id == loc.file_id &&
@@ -109,12 +145,13 @@ std::string RenderDiagnostic(const SourceManager& sm, const Diagnostic& diag) {
     if (end_col > begin_col + 1) caret += std::string(end_col - begin_col - 1, '~');
   }
   out += caret;
+  out += reset;
   out += '\n';
   return out;
 }
 
 void TextDiagnosticPrinter::Handle(const Diagnostic& diag) {
-  std::string text = RenderDiagnostic(sm_, diag);
+  std::string text = RenderDiagnostic(sm_, diag, color_);
   std::fwrite(text.data(), 1, text.size(), out_);
 }
 
@@ -125,8 +162,13 @@ DiagnosticBuilder::~DiagnosticBuilder() {
 void DiagnosticEngine::Emit(std::vector<Diagnostic>& diags) {
   Diagnostic& main = diags.front();
   if (main.severity == Severity::Warning) {
-    if (suppress_warnings_) return;
-    if (warnings_as_errors_) main.severity = Severity::Error;
+    std::string flag = WarningFlag(main.kind);
+    if (suppress_warnings_ || std::find(disabled_.begin(), disabled_.end(), flag) != disabled_.end()) return;
+    main.flag = "-W" + flag;
+    if (warnings_as_errors_) {
+      main.severity = Severity::Error;
+      main.flag = "-Werror,-W" + flag;
+    }
   }
   if (main.severity == Severity::Error) {
     if (ShouldStop()) return;  // past the limit: already said so
@@ -139,8 +181,14 @@ void DiagnosticEngine::Emit(std::vector<Diagnostic>& diags) {
   if (ShouldStop() && !limit_reported_) {
     limit_reported_ = true;
     diags.push_back(Diagnostic{DiagKind::TooManyErrors, Severity::Error, SourceRange{},
-                               std::string(DiagKindFormat(DiagKind::TooManyErrors))});
+                               std::string(DiagKindFormat(DiagKind::TooManyErrors)), {}});
   }
+  // A note about a tool's wrapper text (see VisibleText) would only confuse.
+  diags.erase(std::remove_if(diags.begin() + 1, diags.end(),
+                             [&](const Diagnostic& d) {
+                               return d.severity == Severity::Note && d.range.IsValid() && sm_.IsHidden(d.range.begin);
+                             }),
+              diags.end());
   std::FILE* log = kind_log_.empty() ? nullptr : std::fopen(kind_log_.c_str(), "a");
   for (const Diagnostic& d : diags) {
     consumer_->Handle(d);

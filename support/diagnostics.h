@@ -36,11 +36,20 @@ std::string_view DiagKindFormat(DiagKind kind);
 /// "error", "warning" or "note".
 std::string_view SeverityName(Severity s);
 
+/// The flag that names a warning kind in messages and in -Wno-FLAG: its
+/// registered name in kebab case (UnusedVariable -> "unused-variable").
+std::string WarningFlag(DiagKind kind);
+/// The flags of every warning kind.
+std::vector<std::string> WarningFlags();
+/// "2 warnings and 1 error generated." (empty when both are zero).
+std::string GeneratedSummary(unsigned warnings, unsigned errors);
+
 struct Diagnostic {
   DiagKind kind;
   Severity severity;
   SourceRange range;
   std::string message;
+  std::string flag = "";  // "-Wunused-variable", "-Werror,-Wunused-variable" or empty
 };
 
 /// Receives diagnostics as they are emitted, notes right after their parent.
@@ -55,14 +64,18 @@ class TextDiagnosticPrinter : public DiagnosticConsumer {
  public:
   TextDiagnosticPrinter(const SourceManager& sm, std::FILE* out) : sm_(sm), out_(out) {}
   void Handle(const Diagnostic& diag) override;
+  /// ANSI colours as clang uses them (bold location and message, red
+  /// errors, magenta warnings, green carets).
+  void SetColor(bool on) { color_ = on; }
 
  private:
   const SourceManager& sm_;
   std::FILE* out_;
+  bool color_ = false;
 };
 
 /// Renders one diagnostic (header line, source line, caret line).
-std::string RenderDiagnostic(const SourceManager& sm, const Diagnostic& diag);
+std::string RenderDiagnostic(const SourceManager& sm, const Diagnostic& diag, bool color = false);
 
 class DiagnosticEngine;
 
@@ -84,7 +97,8 @@ class DiagnosticBuilder {
   DiagnosticBuilder& Note(SourceRange range, DiagKind kind, Args&&... args) {
     diags_.push_back(Diagnostic{kind, Severity::Note, range,
                                 fmt::format(fmt::runtime(DiagKindFormat(kind)),
-                                            std::forward<Args>(args)...)});
+                                            std::forward<Args>(args)...),
+                                {}});
     return *this;
   }
 
@@ -103,11 +117,14 @@ class DiagnosticEngine {
     return DiagnosticBuilder(
         this, Diagnostic{kind, DiagKindSeverity(kind), range,
                          fmt::format(fmt::runtime(DiagKindFormat(kind)),
-                                     std::forward<Args>(args)...)});
+                                     std::forward<Args>(args)...),
+                         {}});
   }
 
   void SetWarningsAsErrors(bool on) { warnings_as_errors_ = on; }
   void SetSuppressWarnings(bool on) { suppress_warnings_ = on; }
+  /// Drops the warnings of one flag (-Wno-FLAG, FLAG as WarningFlag gives it).
+  void DisableWarning(std::string flag) { disabled_.push_back(std::move(flag)); }
   /// After this many errors, one more note says so and the rest are dropped.
   void SetErrorLimit(unsigned limit) { error_limit_ = limit; }
   /// Appends the name of each emitted kind to this file (the test suite uses
@@ -134,6 +151,7 @@ class DiagnosticEngine {
   unsigned error_count_ = 0;
   unsigned warning_count_ = 0;
   std::string kind_log_;
+  std::vector<std::string> disabled_;
 };
 
 }  // namespace tmc

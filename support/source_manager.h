@@ -33,10 +33,21 @@ struct PresumedLoc {
   uint32_t file_id = 0;
 };
 
+/// The part of a file the user wrote, when a tool wraps it in text of its
+/// own (`tmc mapping`): bytes [begin, end), `begin` at a line start.
+struct VisibleText {
+  uint32_t begin = 0;
+  uint32_t end = UINT32_MAX;
+};
+
 class SourceManager {
  public:
-  /// Adds a file with the given contents; returns its id.
-  uint32_t AddFile(std::string path, std::string contents);
+  /// Adds a file with the given contents; returns its id. Locations count
+  /// lines from the visible part's first line, and a location past its end
+  /// is shown at its end.
+  uint32_t AddFile(std::string path, std::string contents, VisibleText visible = {});
+  /// True for locations in a wrapper's text.
+  bool IsHidden(SourceLoc loc) const;
 
   std::string_view Contents(uint32_t file_id) const { return files_[file_id].contents; }
   std::string_view Path(uint32_t file_id) const { return files_[file_id].path; }
@@ -59,6 +70,9 @@ class SourceManager {
     std::string contents;
     uint32_t base = 0;
     std::vector<uint32_t> line_starts;
+    uint32_t hidden_lines = 0;  // lines before the visible part
+    uint32_t visible_begin = 0;
+    uint32_t visible_end = UINT32_MAX;
   };
   std::vector<File> files_;
   uint32_t next_base_ = 1;

@@ -5,6 +5,7 @@
 // array: static when at most 48 KB, dynamic (extern) above.
 #include "codegen/nvptx/llvm_emitter.h"
 
+#include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
@@ -12,6 +13,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <filesystem>
 #include <map>
 
 #include "codegen/cpu/cpu_abi.h"
@@ -31,7 +33,38 @@ class Emitter {
  public:
   Emitter(llvm::Module& mod, const LlvmEmitOptions& o)
       : mod_(mod), ctx_(mod.getContext()), b_(ctx_), o_(o), global_as_(o.host ? 0 : kGlobalAS),
-        shared_as_(o.host ? 0 : kSharedAS) {}
+        shared_as_(o.host ? 0 : kSharedAS) {
+    if (o.debug != LlvmEmitOptions::Debug::None && o.sources) StartDebugInfo();
+  }
+
+  // Debug information: one compile unit, one subprogram per function, and
+  // the location of the statement being emitted on every instruction. Line
+  // tables use DebugDirectivesOnly, as clang does for CUDA's -lineinfo: the
+  // PTX gets .file/.loc and no DWARF sections.
+  void StartDebugInfo() {
+    dib_ = std::make_unique<llvm::DIBuilder>(mod_);
+    std::string main = o_.sources->FileCount() > 0 ? std::string(o_.sources->Path(0)) : mod_.getName().str();
+    auto kind = o_.debug == LlvmEmitOptions::Debug::Full ? llvm::DICompileUnit::FullDebug
+                                                         : llvm::DICompileUnit::DebugDirectivesOnly;
+    dib_->createCompileUnit(llvm::dwarf::DW_LANG_C_plus_plus, DiFile(main), "tmc", true, "", 0, "", kind);
+    mod_.addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
+    mod_.addModuleFlag(llvm::Module::Warning, "Dwarf Version", 2);
+  }
+  void FinishDebugInfo() {
+    if (dib_) dib_->finalize();
+  }
+  // An absolute directory, so that a profiler finds the file from anywhere.
+  llvm::DIFile* DiFile(const std::string& path) {
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::absolute(path, ec).lexically_normal();
+    if (ec) p = path;
+    return dib_->createFile(p.filename().string(), p.parent_path().string());
+  }
+  void SetDebugLoc(SourceRange loc) {
+    if (!dib_ || !sp_ || !loc.IsValid()) return;
+    PresumedLoc p = o_.sources->Presumed(loc.begin);
+    b_.SetCurrentDebugLocation(llvm::DILocation::get(ctx_, p.line, p.column, sp_));
+  }
 
   llvm::Type* Ty(ScalarKind k) {
     switch (k) {
@@ -132,6 +165,18 @@ class Emitter {
     buffers_.clear();
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", f_);
     b_.SetInsertPoint(entry_);
+    if (dib_ && fn.loc.IsValid()) {
+      PresumedLoc p = o_.sources->Presumed(fn.loc.begin);
+      llvm::DIFile* file = DiFile(std::string(p.path));
+      sp_ = dib_->createFunction(file, fn.name, f_->getName(), file, p.line,
+                                 dib_->createSubroutineType(dib_->getOrCreateTypeArray({})), p.line,
+                                 llvm::DINode::FlagPrototyped, llvm::DISubprogram::SPFlagDefinition);
+      f_->setSubprogram(sp_);
+      SetDebugLoc(fn.loc);
+    } else {
+      sp_ = nullptr;
+      b_.SetCurrentDebugLocation(llvm::DebugLoc());
+    }
     for (size_t i = 0; i < fn.params.size(); ++i) {
       const Param& p = fn.params[i];
       if (p.buffer) buffers_[p.buffer.get()] = f_->getArg(static_cast<unsigned>(i));
@@ -153,6 +198,8 @@ class Emitter {
       else b_.CreateRetVoid();
     }
   }
+
+  void Finish() { FinishDebugInfo(); }
 
  private:
   // Number of elements of a buffer (for access checks).
@@ -190,7 +237,10 @@ class Emitter {
   // ---------------------------------------------------------------- stmts
   void Stmt(const ir::Stmt& s) {
     if (!s) return;
-    if (s->loc.IsValid()) cur_loc_ = s->loc;
+    if (s->loc.IsValid()) {
+      cur_loc_ = s->loc;
+      SetDebugLoc(s->loc);
+    }
     EnsureOpenBlock();
     switch (s->kind) {
       case StmtKind::Seq:
@@ -952,6 +1002,8 @@ class Emitter {
   llvm::Value* thread_ = nullptr;
   SourceRange cur_loc_;
   bool atomic_access_ = false;  // Address() is called for an atomic's target
+  std::unique_ptr<llvm::DIBuilder> dib_;
+  llvm::DISubprogram* sp_ = nullptr;
   std::map<const Buffer*, llvm::Value*> extents_;
   const Function* fn_ = nullptr;
   llvm::Function* f_ = nullptr;
@@ -972,6 +1024,7 @@ std::unique_ptr<llvm::Module> EmitLlvm(const ir::Module& m, llvm::LLVMContext& c
   Emitter e(*mod, options);
   for (const auto& f : m.functions) e.Declare(*f);
   for (const auto& f : m.functions) e.Define(*f);
+  e.Finish();
   std::string err;
   llvm::raw_string_ostream os(err);
   TMC_CHECK(!llvm::verifyModule(*mod, &os), "invalid LLVM IR: " + err);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "support/source_manager.h"
 
 namespace tmc::codegen {
 
@@ -20,6 +21,11 @@ struct LlvmEmitOptions {
   /// Filled in: source range of each site id, name of each buffer id.
   std::vector<SourceRange>* sites = nullptr;
   std::vector<std::string>* buffer_names = nullptr;
+  /// GPU: debug information from the IR's source locations, so that PTX
+  /// carries .file/.loc for the .tm lines (-lineinfo) or full DWARF (-g).
+  enum class Debug { None, LineTables, Full };
+  Debug debug = Debug::None;
+  const SourceManager* sources = nullptr;  // required when debug != None
 };
 
 /// Translates every function of `m` into an LLVM module. For the GPU:

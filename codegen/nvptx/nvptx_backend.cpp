@@ -33,10 +33,15 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, st
   });
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, *error);
   if (!target) return nullptr;
-  std::string features = o.arch == "sm_90a" ? "+ptx80" : "";
+  // DWARF sections in PTX (label differences) need PTX ISA 7.5.
+  std::string features = o.arch == "sm_90a" ? "+ptx80" : o.dwarf ? "+ptx75" : "";
   llvm::TargetOptions topts;
+  llvm::CodeGenOptLevel level = o.opt_level <= 0   ? llvm::CodeGenOptLevel::None
+                                : o.opt_level == 1 ? llvm::CodeGenOptLevel::Less
+                                : o.opt_level == 2 ? llvm::CodeGenOptLevel::Default
+                                                   : llvm::CodeGenOptLevel::Aggressive;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      kTriple, o.arch, features, topts, llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      kTriple, o.arch, features, topts, llvm::Reloc::PIC_, std::nullopt, level));
 }
 
 }  // namespace
@@ -94,7 +99,12 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  llvm::OptimizationLevel level = o.opt_level <= 0   ? llvm::OptimizationLevel::O0
+                                 : o.opt_level == 1 ? llvm::OptimizationLevel::O1
+                                 : o.opt_level == 2 ? llvm::OptimizationLevel::O2
+                                                    : llvm::OptimizationLevel::O3;
+  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
+                                                                     : pb.buildPerModuleDefaultPipeline(level);
   mpm.run(m, mam);
   return true;
 }

@@ -10,10 +10,12 @@ namespace tmc::codegen {
 struct NvptxOptions {
   std::string arch = "sm_80";  // sm_80, sm_86, sm_89, sm_90, sm_90a
   std::string libdevice;       // path of libdevice.10.bc
+  int opt_level = 3;           // 0..3: LLVM's -O0..-O3 pipeline and code generation level
+  bool dwarf = false;          // the module has full debug information (needs PTX ISA 7.5)
 };
 
 /// Links the libdevice functions the module uses, internalizes everything
-/// but the kernels, and runs LLVM's -O3 pipeline for the target. Returns
+/// but the kernels, and runs LLVM's -O<opt_level> pipeline for the target. Returns
 /// false with `error` set when libdevice or the target is unavailable.
 bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& options, std::string* error);
 

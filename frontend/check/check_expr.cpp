@@ -265,6 +265,11 @@ ExprInfo Checker::CheckName(ast::NameExpr* e) {
       return Scalar(ScalarKind::I32);
     case Symbol::Kind::CtParam:
     case Symbol::Kind::Const:
+      if (s->pending) {
+        diags_.Report(e->range, DiagKind::ConstUsedBeforeDefinition, e->name)
+            .Note(s->decl_range, DiagKind::NoteDeclaredHere, e->name);
+        return ErrorInfo();
+      }
       if (!s->value) return ErrorInfo();  // its own definition failed
       return ExprInfo{s->type, s->value, false, nullptr};
     case Symbol::Kind::Op:

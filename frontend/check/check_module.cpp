@@ -70,11 +70,18 @@ bool Checker::Run() {
     DeclareTopLevel(d);
     CheckTypeNames(d);
   }
+  // Constants first, in source order (each may use those above it), so that
+  // ops, kernels, functions and graphs may use any of them.
+  for (ast::Decl* d : module_.ast->decls) {
+    if (diags_.ShouldStop()) break;
+    current_decl_ = d;
+    if (d->kind == ast::DeclKind::Const) CheckConst(static_cast<ast::ConstDecl*>(d));
+  }
   for (ast::Decl* d : module_.ast->decls) {
     if (diags_.ShouldStop()) break;
     current_decl_ = d;
     switch (d->kind) {
-      case ast::DeclKind::Const: CheckConst(static_cast<ast::ConstDecl*>(d)); break;
+      case ast::DeclKind::Const: break;
       case ast::DeclKind::Op: CheckOp(static_cast<ast::OpDecl*>(d)); break;
       case ast::DeclKind::Kernel: CheckKernel(static_cast<ast::KernelDecl*>(d)); break;
       case ast::DeclKind::Func: CheckFunc(static_cast<ast::FuncDecl*>(d)); break;
@@ -97,7 +104,11 @@ void Checker::DeclareTopLevel(ast::Decl* d) {
   s.module = &module_;
   s.type = types_.Void();
   switch (d->kind) {
-    case ast::DeclKind::Const: s.kind = Symbol::Kind::Const; s.type = types_.Error(); break;
+    case ast::DeclKind::Const:
+      s.kind = Symbol::Kind::Const;
+      s.type = types_.Error();
+      s.pending = true;
+      break;
     case ast::DeclKind::Op: s.kind = Symbol::Kind::Op; break;
     case ast::DeclKind::Kernel: s.kind = Symbol::Kind::Kernel; break;
     case ast::DeclKind::Func: s.kind = Symbol::Kind::Func; break;
@@ -111,7 +122,9 @@ void Checker::CheckConst(ast::ConstDecl* decl) {
   ExprInfo info = decl->type ? CheckConverted(decl->value, decl->type->elem, "constant")
                              : CheckExpr(decl->value);
   Symbol* sym = scope_->LookupLocal(decl->name.name);
-  if (!sym || sym->decl != decl || info.IsError()) return;
+  if (!sym || sym->decl != decl) return;
+  sym->pending = false;
+  if (info.IsError()) return;
   if (decl->type && decl->type->is_tensor) {
     diags_.Report(decl->type->range, DiagKind::TensorConstant);
     return;

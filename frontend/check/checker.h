@@ -42,6 +42,7 @@ struct Symbol {
   bool used = false;
   bool warn_unused = false;
   bool op_index = false;            // an index variable of an op body
+  bool pending = false;             // a module constant not evaluated yet
   std::optional<Dim> extent;        // op index variables: the range they cover
   const ast::Decl* decl = nullptr;  // Op, Kernel, Func, Graph
   const CheckedModule* module = nullptr;

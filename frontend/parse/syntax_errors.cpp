@@ -21,8 +21,10 @@ std::string TokenTypeName(const antlr4::dfa::Vocabulary& vocab, size_t type) {
   }
 }
 
-std::string Describe(const antlr4::Token* tok) {
+std::string Describe(const antlr4::Token* tok, const TokenLocator& locate) {
   if (tok->getType() == antlr4::Token::EOF) return "end of file";
+  // A token of a tool's wrapper (tmc mapping's closing ';') ends the input.
+  if (locate.sm.IsHidden(locate.Range(tok).begin)) return "end of input";
   std::string text = tok->getText();
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   if (tok->getType() == TmParser::ID) return "identifier '" + text + "'";
@@ -136,12 +138,12 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
     // Point just past the previous token, as clang does for a missing ';'.
     antlr4::Token* prev = parser->getTokenStream()->LT(-1);
     SourceRange where = prev ? locate_.After(prev) : locate_.Range(offending);
-    note_opener(diags_.Report(where, DiagKind::ExpectedToken, hint, Describe(offending)));
+    note_opener(diags_.Report(where, DiagKind::ExpectedToken, hint, Describe(offending, locate_)));
   } else if (!hint.empty()) {
     note_opener(diags_.Report(locate_.Range(offending), DiagKind::UnexpectedTokenExpected,
-                              Describe(offending), hint));
+                              Describe(offending, locate_), hint));
   } else {
-    diags_.Report(locate_.Range(offending), DiagKind::UnexpectedToken, Describe(offending));
+    diags_.Report(locate_.Range(offending), DiagKind::UnexpectedToken, Describe(offending, locate_));
   }
   if (diags_.ShouldStop()) throw antlr4::ParseCancellationException("error limit");
 }

@@ -45,7 +45,7 @@ void PlanSharedMemory(Function& fn, PassContext& ctx) {
   fn.shared_bytes = (offset + 15) / 16 * 16;
   if (ctx.diags && fn.shared_bytes > SharedMemoryLimit(ctx.sm_arch))
     ctx.diags->Report(fn.loc, DiagKind::SharedMemoryTooLarge, fn.name, fn.shared_bytes, SharedMemoryLimit(ctx.sm_arch),
-                      ctx.sm_arch);
+                      ctx.ArchName());
 }
 
 }  // namespace tmc::ir

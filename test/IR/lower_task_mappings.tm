@@ -1,6 +1,6 @@
 // lower-task-mappings: spatial parts become div/mod of the worker, repeat
 // parts loops (marked for unrolling), with a guard for surplus workers.
-// RUN: %tmc %s --emit=ir --print-after=lower-task-mappings | FileCheck %s
+// RUN: %tmc %s --emit=ir --print-after=lower-task-mappings -o /dev/null 2>&1 | FileCheck %s
 
 kernel k(X: f32[8, 16], Y: f32[8, 16]) block(64) {
   for (i, j) in spatial(4, 8) * repeat(2, 2) on threadIdx.x {

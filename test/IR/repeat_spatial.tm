@@ -1,6 +1,6 @@
 // repeat(2, 2) * spatial(4, 8): the block repeats over the domain; worker 5
 // of the sketch owns (0,5) (0,13) (4,5) (4,13).
-// RUN: %tmc %s --emit=ir --print-after=lower-task-mappings | FileCheck %s
+// RUN: %tmc %s --emit=ir --print-after=lower-task-mappings -o /dev/null 2>&1 | FileCheck %s
 // RUN: %tmc %s --emit=ir | FileCheck %s --check-prefix=FINAL
 
 kernel k(Y: i32[8, 16]) block(32) {

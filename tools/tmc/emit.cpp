@@ -17,17 +17,28 @@ namespace tmc::driver {
 
 std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags) {
   std::unique_ptr<ir::Module> module = ir::LowerFromAst(m);
-  ir::PassContext ctx{&diags, o.sm};
+  ir::PassContext ctx{&diags, o.sm, o.arch};
   ir::PipelineOptions popts{o.print_after, o.print_after_all, o.stop_after, o.verify_each};
+  // --print-after* goes to standard error, whatever --emit writes, as in
+  // LLVM's tools; the pipeline's errors and warnings are the same for every
+  // --emit, so a plain check (--emit=check) reports them too.
   std::string log;
-  if (!ir::RunPipeline(*module, ctx, popts, &log)) return "";
-  if (o.emit == "ir") return log + (o.print_after.empty() && !o.print_after_all ? ir::Print(*module) : "");
+  bool ok = ir::RunPipeline(*module, ctx, popts, &log);
+  std::fwrite(log.data(), 1, log.size(), stderr);
+  if (!ok || o.emit == "check" || o.emit == "ast") return "";
+  if (o.emit == "ir") return ir::Print(*module);
   if (o.emit == "cuda") return codegen::EmitCuda(*module);
   if (o.emit == "meta") return codegen::KernelMetadataJson(*module, o.arch);
 
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> lm = codegen::EmitLlvm(*module, context);
-  codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath()};
+  codegen::LlvmEmitOptions eopts;
+  eopts.debug = o.debug_info == DebugInfo::Full         ? codegen::LlvmEmitOptions::Debug::Full
+                : o.debug_info == DebugInfo::LineTables ? codegen::LlvmEmitOptions::Debug::LineTables
+                                                        : codegen::LlvmEmitOptions::Debug::None;
+  eopts.sources = &diags.sources();
+  std::unique_ptr<llvm::Module> lm = codegen::EmitLlvm(*module, context, eopts);
+  codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath(), o.opt_level,
+                              o.debug_info == DebugInfo::Full};
   std::string error;
   if (!codegen::OptimizeForNvptx(*lm, nopts, &error)) {
     diags.Report(SourceRange{}, DiagKind::BackendFailed, error);

@@ -2,8 +2,11 @@
 // --emit asks for. Exit codes: 0 success, 1 user error, 2 internal error.
 #include <malloc.h>
 #include <pthread.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <exception>
 #include <memory>
@@ -56,18 +59,36 @@ std::vector<std::string> SplitChunks(const std::string& text) {
   return chunks;
 }
 
+// Writes the output to -o FILE or standard output; a failure says why.
 bool WriteOutput(const Options& o, const std::string& text) {
-  if (o.output.empty() || o.output == "-") {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return true;
-  }
-  std::FILE* f = std::fopen(o.output.c_str(), "wb");
-  if (!f) {
-    std::fprintf(stderr, "tmc: error: cannot write '%s'\n", o.output.c_str());
+  bool to_stdout = o.output.empty() || o.output == "-";
+  std::string name = to_stdout ? "standard output" : "'" + o.output + "'";
+  // Binary output would scramble a terminal (LLVM's tools refuse it too).
+  if (to_stdout && o.emit == "cubin" && !text.empty() && isatty(fileno(stdout))) {
+    std::fprintf(stderr, "tmc: error: not writing binary output (cubin) to a terminal; use -o FILE\n");
     return false;
   }
-  std::fwrite(text.data(), 1, text.size(), f);
-  return std::fclose(f) == 0;
+  errno = 0;
+  std::FILE* f = to_stdout ? stdout : std::fopen(o.output.c_str(), "wb");
+  if (!f) {
+    std::fprintf(stderr, "tmc: error: cannot write %s: %s\n", name.c_str(), std::strerror(errno));
+    return false;
+  }
+  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  ok = (to_stdout ? std::fflush(f) == 0 : std::fclose(f) == 0) && ok;
+  if (!ok) std::fprintf(stderr, "tmc: error: cannot write %s: %s\n", name.c_str(), std::strerror(errno ? errno : EIO));
+  return ok;
+}
+
+// Colour by default only where a person reads it, as clang does.
+bool ColorTerminal(std::FILE* f) {
+  const char* term = std::getenv("TERM");
+  return isatty(fileno(f)) && term && std::string(term) != "dumb" && !std::getenv("NO_COLOR");
+}
+
+void PrintSummary(const DiagnosticEngine& diags) {
+  std::string s = GeneratedSummary(diags.WarningCount(), diags.ErrorCount());
+  if (!s.empty()) std::fprintf(stderr, "%s\n", s.c_str());
 }
 
 int RealMain(int argc, char** argv) {
@@ -83,21 +104,20 @@ int RealMain(int argc, char** argv) {
   SourceManager sm;
   DiagnosticVerifier verifier(sm);
   TextDiagnosticPrinter printer(sm, stderr);
+  printer.SetColor(o.color.value_or(ColorTerminal(stderr)));
   DiagnosticConsumer& consumer =
       o.verify_diagnostics ? static_cast<DiagnosticConsumer&>(verifier) : printer;
   DiagnosticEngine diags(sm, consumer);
   diags.SetWarningsAsErrors(o.warnings_as_errors);
   diags.SetSuppressWarnings(o.no_warnings);
+  for (const std::string& flag : o.disabled_warnings) diags.DisableWarning(flag);
   diags.SetErrorLimit(o.verify_diagnostics ? 0 : o.error_limit);
   if (const char* log = std::getenv("TMC_DIAGNOSTIC_LOG")) diags.SetKindLog(log);
 
   std::string output;
   if (o.command == "run") {
     int rc = RunKernelCommand(o, sm, diags);
-    if (diags.HasErrors()) {
-      unsigned n = diags.ErrorCount();
-      std::fprintf(stderr, "%u error%s generated.\n", n, n == 1 ? "" : "s");
-    }
+    PrintSummary(diags);
     return rc;
   }
   if (o.command == "mapping") {
@@ -117,6 +137,7 @@ int RealMain(int argc, char** argv) {
         diags.Report(SourceRange{}, DiagKind::CannotOpenFile, path, error);
       } else {
         for (std::string& chunk : SplitChunks(text)) modules.push_back(comp.CompileBuffer(path, std::move(chunk)));
+        comp.ReportUnknownDefines();
       }
     } else {
       modules.push_back(comp.CompileFile(path));
@@ -124,7 +145,10 @@ int RealMain(int argc, char** argv) {
     if (o.emit == "ast")
       for (const sema::CheckedModule* m : modules)
         if (m) output += ast::PrintModule(*m->ast, sm);
-    if (o.emit != "check" && o.emit != "ast" && !diags.HasErrors())
+    // Every --emit but ast runs the whole lowering, so that a plain check
+    // reports what --emit=ptx would; ast only when asked to print the IR.
+    bool lower = !o.parse_only && (o.emit != "ast" || !o.print_after.empty() || o.print_after_all);
+    if (lower && !diags.HasErrors())
       for (const sema::CheckedModule* m : modules)
         if (m && m->ok) output += EmitModule(*m, o, diags);
   }
@@ -134,11 +158,8 @@ int RealMain(int argc, char** argv) {
     if (ok && !WriteOutput(o, output)) return 1;
     return ok ? 0 : 1;
   }
-  if (diags.HasErrors()) {
-    unsigned n = diags.ErrorCount();
-    std::fprintf(stderr, "%u error%s generated.\n", n, n == 1 ? "" : "s");
-    return 1;
-  }
+  PrintSummary(diags);
+  if (diags.HasErrors()) return 1;
   return WriteOutput(o, output) ? 0 : 1;
 }
 

@@ -1,13 +1,19 @@
 // The mapping expression is checked by the real frontend, as the module
 // `let __mapping = EXPR;`, so it accepts exactly what a .tm file accepts and
-// reports mistakes with the same diagnostics.
+// reports mistakes with the same diagnostics. The wrapper's lines are hidden
+// from diagnostics: they show the expression as the user wrote it. Names
+// the expression uses that a module on the import path declares (`mma_c` in
+// std.mma) are imported.
 #include "tools/tmc/mapping_command.h"
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <map>
+#include <set>
 
 #include "frontend/compilation.h"
+#include "frontend/module_index.h"
 
 namespace tmc::driver {
 namespace {
@@ -80,6 +86,27 @@ void DrawGrid(const TaskMapping& m, int64_t threads, std::string* out) {
     *out += fmt::format("coverage: {} tasks owned by no worker ('.'), {} by several ('*')\n", never, twice);
 }
 
+// The names `expr` uses (not members after '.', not digits of literals).
+std::vector<std::string> NamesIn(const std::string& expr) {
+  std::vector<std::string> names;
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  char before = ' ';
+  for (size_t i = 0; i < expr.size();) {
+    char c = expr[i];
+    if (!word(c)) {
+      if (!std::isspace(static_cast<unsigned char>(c))) before = c;
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < expr.size() && word(expr[j])) ++j;
+    if (!std::isdigit(static_cast<unsigned char>(c)) && before != '.') names.push_back(expr.substr(i, j - i));
+    before = 'a';
+    i = j;
+  }
+  return names;
+}
+
 }  // namespace
 
 std::string DescribeMapping(const TaskMapping& m, std::optional<int64_t> worker, bool grid,
@@ -118,13 +145,27 @@ std::string DescribeMapping(const TaskMapping& m, std::optional<int64_t> worker,
 
 void RunMappingCommand(const Options& options, SourceManager& sm, DiagnosticEngine& diags,
                        std::string* out) {
+  const std::string& expr = options.inputs.front();
+  ModuleIndex index;
+  index.AddRoot(options.stdlib_dir, "std.", 4);
+  for (const std::string& dir : options.include_dirs) index.AddRoot(dir, "", 4);
+  std::set<std::string> imports;
+  for (const std::string& name : NamesIn(expr)) {
+    if (options.defines.count(name)) continue;
+    const std::vector<NameDefinition>& defs = index.Find(name);
+    if (!defs.empty()) imports.insert(defs.front().module);
+  }
   std::string text;
-  for (const auto& [name, value] : options.defines) text += fmt::format("let {} = {}; ", name, value);
-  text += "let __mapping = " + options.inputs.front() + ";";
+  for (const std::string& module : imports) text += "import " + module + ";\n";
+  for (const auto& [name, value] : options.defines) text += fmt::format("let {} = {};\n", name, value);
+  text += "let __mapping =\n";
+  VisibleText visible{static_cast<uint32_t>(text.size()), static_cast<uint32_t>(text.size() + expr.size())};
+  text += expr + "\n;\n";
   CompileOptions copts;
   copts.stdlib_dir = options.stdlib_dir;
+  copts.include_dirs = options.include_dirs;
   Compilation comp(sm, diags, copts);
-  sema::CheckedModule* m = comp.CompileBuffer("<mapping>", text);
+  sema::CheckedModule* m = comp.CompileBuffer("<mapping>", text, visible);
   if (!m || !m->ok) return;
   sema::Symbol* sym = m->exports->LookupLocal("__mapping");
   if (!sym || !sym->value || sym->value->kind != sema::ConstValue::Kind::Mapping) {

@@ -1,80 +1,41 @@
 // Flags follow the conventions of clang: -o, -I DIR, -DNAME=VALUE (or -D
-// NAME=VALUE), --flag=value.
+// NAME=VALUE), --flag=value, -O2, -Wno-FLAG. One table says what each flag
+// takes, which subcommands use it and its help line, so a flag that the
+// chosen subcommand would ignore is an error and each subcommand's --help
+// lists exactly its own flags.
 #include "tools/tmc/options.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
 #include <cstdlib>
 
 #include "ir/transforms/pipeline.h"
+#include "support/diagnostics.h"
 #include "tools/tmc/version.h"
 
 namespace tmc::driver {
 namespace {
 
-constexpr const char* kUsage = R"(tmc: a compiler for .tm tensor programs scheduled with task mappings
+enum Command : unsigned { kCompile = 1, kRun = 2, kMapping = 4, kAll = 7 };
 
-usage:
-  tmc [options] FILE.tm             check FILE.tm and emit what --emit names
-  tmc mapping EXPR [options]        show a task mapping's workers, tasks and coverage
-  tmc run FILE.tm --kernel K --shape M=..,N=.. [options]
-                                    run a kernel on random inputs and compare it with its op
+enum class Form {
+  Switch,    // -v, --grid
+  Separate,  // --emit=KIND, --emit KIND; one-letter flags also -oFILE
+  Joined,    // -ferror-limit=N, -Wno-FLAG: the value follows the name
+};
 
-compile options:
-  --emit=KIND             what to produce: check (default: diagnostics only),
-                          ast, ir (after the lowering pipeline), llvm (optimized
-                          LLVM IR), ptx, cubin (through ptxas), cuda (CUDA C++),
-                          meta (kernel metadata JSON)
-  -v                      with --emit=cubin: print ptxas's resource report
-                          (registers, spills, shared memory)
-  --arch=SM               target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a
-  --print-after=PASS      print the IR after each run of PASS (repeatable)
-  --print-after-all       print the IR after every pass that changes it
-  --stop-after=PASS       stop the pipeline after PASS
-  --verify-each           verify the IR after every pass
-  -o FILE                 write the output to FILE instead of standard output
-  -I DIR                  search DIR for imported modules
-  -D NAME=VALUE           set a compile-time parameter (repeatable)
-  --stdlib=DIR            root of the standard library (import std.*)
-  --parse-only            stop after parsing (with --emit=ast: the raw tree)
-  --verify-diagnostics    check diagnostics against expected-error/-warning/-note
-                          comments in the source instead of printing them
-  --split-input-file      treat each '// -----' separated chunk as its own file
-  -Werror                 treat warnings as errors
-  -w                      suppress warnings
-  -ferror-limit=N         stop after N errors (0: no limit; default 20)
+using Apply = bool (*)(Options* o, const std::string& value, std::string* error);
 
-run options:
-  --kernel NAME           the kernel to run (default: the file's only kernel)
-  --shape S=V,...         values of the shape symbols
-  --target=cpu|cuda       the CPU executor (default) or the GPU
-  --seed N                seed of the random inputs (default 1)
-  --check-bounds          check every global, shared and register access
-  --check-races           report data races between the threads of a block
-                          and between blocks
-  --timeout SECONDS       a block still running after this long on the CPU
-                          executor is a hang, reported at its loop (default 5;
-                          0: no limit)
-  --bench                 time repeated runs (median, spread, GB/s)
-  --save-case DIR         also write the PTX, metadata, inputs and reference
-                          output to DIR, for bench/gpu/check.sh to replay on a GPU
-  --arg NAME=VALUE,...    values of scalar parameters (default: 1, 1.0, true)
-  --rtol X, --atol X      tolerances (default: per output type, docs/runtime.md)
-  --init-output=nan|zero  the output before the run: NaN (or an integer
-                          sentinel) to find unwritten elements (default), or
-                          zero for kernels that accumulate into it
-
-mapping options:
-  --worker W              list the tasks of worker W
-  --grid                  draw the task domain with the owner of each task
-  --threads T             assume T workers run (default: the mapping's workers)
-
-  --help                  show this help
-  --version               show the version
-)";
+struct Flag {
+  const char* name;
+  Form form;
+  const char* value_name;  // in the help text
+  unsigned commands;
+  const char* help;        // lines after the first are indented
+  Apply apply;
+};
 
 bool ParseInt(const std::string& text, int64_t* out) {
   const char* b = text.data();
@@ -83,8 +44,286 @@ bool ParseInt(const std::string& text, int64_t* out) {
   return ec == std::errc() && p == e;
 }
 
-bool Fail(const std::string& msg) {
-  std::fprintf(stderr, "tmc: error: %s\n(run 'tmc --help' for usage)\n", msg.c_str());
+bool IsIdentifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+bool Error(std::string* error, std::string text) {
+  *error = std::move(text);
+  return false;
+}
+
+// A tolerance: a finite number >= 0.
+bool ParseTolerance(const std::string& v, std::optional<double>* out, std::string* error) {
+  char* end = nullptr;
+  double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end || !(x >= 0) || std::isinf(x)) return Error(error, "invalid tolerance '" + v + "' (expected a number >= 0)");
+  *out = x;
+  return true;
+}
+
+bool SetEmit(Options* o, const std::string& v, std::string* error) {
+  static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cubin", "cuda", "meta"};
+  if (std::find(std::begin(kKinds), std::end(kKinds), v) == std::end(kKinds))
+    return Error(error, "unknown --emit kind '" + v + "' (expected check, ast, ir, llvm, ptx, cubin, cuda or meta)");
+  o->emit = v;
+  return true;
+}
+
+bool CheckPass(const std::string& v, std::string* error) {
+  if (ir::IsPassName(v)) return true;
+  std::string names;
+  for (const std::string& n : ir::PassNames()) names += (names.empty() ? "" : ", ") + n;
+  return Error(error, "unknown pass '" + v + "' (passes: " + names + ")");
+}
+
+bool SetArch(Options* o, const std::string& v, std::string* error) {
+  static const std::pair<const char*, int> kArchs[] = {
+      {"sm_80", 80}, {"sm_86", 86}, {"sm_89", 89}, {"sm_90", 90}, {"sm_90a", 90}};
+  for (auto& [name, sm] : kArchs)
+    if (v == name) {
+      o->arch = v;
+      o->sm = sm;
+      return true;
+    }
+  return Error(error, "unknown --arch '" + v + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
+}
+
+bool AddShapes(Options* o, const std::string& v, std::string* error) {
+  size_t start = 0;
+  while (start <= v.size()) {
+    size_t comma = v.find(',', start);
+    std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    size_t eq = item.find('=');
+    int64_t n;
+    if (eq == std::string::npos || eq == 0 || !ParseInt(item.substr(eq + 1), &n) || n <= 0)
+      return Error(error, "--shape expects NAME=POSITIVE_INT[,...], got '" + item + "'");
+    std::string name = item.substr(0, eq);
+    if (o->shapes.count(name))
+      return Error(error, "--shape gives '" + name + "' twice (" + name + "=" + std::to_string(o->shapes[name]) +
+                              " and " + item + ")");
+    o->shapes[name] = n;
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return true;
+}
+
+bool AddDefine(Options* o, const std::string& v, std::string* error) {
+  size_t eq = v.find('=');
+  int64_t n;
+  if (eq == std::string::npos || eq == 0) return Error(error, "-D expects NAME=VALUE, got '" + v + "'");
+  std::string name = v.substr(0, eq), val = v.substr(eq + 1);
+  if (!IsIdentifier(name)) return Error(error, "-D name '" + name + "' is not an identifier");
+  if (val == "true") n = 1;
+  else if (val == "false") n = 0;
+  else if (!ParseInt(val, &n)) return Error(error, "-D value of '" + name + "' must be an integer or bool");
+  o->defines[name] = n;
+  return true;
+}
+
+bool DisableWarning(Options* o, const std::string& v, std::string* error) {
+  std::vector<std::string> flags = WarningFlags();
+  if (std::find(flags.begin(), flags.end(), v) == flags.end()) {
+    std::string names;
+    for (const std::string& f : flags) names += (names.empty() ? "" : ", ") + f;
+    return Error(error, "unknown warning '-Wno-" + v + "' (warnings: " + names + ")");
+  }
+  o->disabled_warnings.insert(v);
+  return true;
+}
+
+// The flags, in the order --help shows them.
+const Flag kFlags[] = {
+    {"--emit", Form::Separate, "KIND", kCompile,
+     "what to produce: check (default: every diagnostic,\n"
+     "through the whole lowering, no output), ast, ir (after\n"
+     "the lowering pipeline), llvm (optimized LLVM IR), ptx,\n"
+     "cubin (through ptxas), cuda (CUDA C++), meta (kernel\n"
+     "metadata JSON)",
+     SetEmit},
+    {"-o", Form::Separate, "FILE", kCompile, "write the output to FILE instead of standard output",
+     [](Options* o, const std::string& v, std::string*) { return o->output = v, true; }},
+    {"--arch", Form::Separate, "SM", kCompile | kRun, "target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a", SetArch},
+    {"-O0", Form::Switch, nullptr, kCompile, "LLVM optimization level for llvm, ptx and cubin\n(-O0 to -O3; default -O3)",
+     [](Options* o, const std::string&, std::string*) { return o->opt_level = 0, true; }},
+    {"-O1", Form::Switch, nullptr, kCompile, nullptr,
+     [](Options* o, const std::string&, std::string*) { return o->opt_level = 1, true; }},
+    {"-O2", Form::Switch, nullptr, kCompile, nullptr,
+     [](Options* o, const std::string&, std::string*) { return o->opt_level = 2, true; }},
+    {"-O3", Form::Switch, nullptr, kCompile, nullptr,
+     [](Options* o, const std::string&, std::string*) { return o->opt_level = 3, true; }},
+    {"-lineinfo", Form::Switch, nullptr, kCompile, "PTX line information (.file/.loc) for the .tm source,\nas nvcc -lineinfo (profilers show .tm lines)",
+     [](Options* o, const std::string&, std::string*) { return o->debug_info = std::max(o->debug_info, DebugInfo::LineTables), true; }},
+    {"-g", Form::Switch, nullptr, kCompile, "full debug information (implies -lineinfo)",
+     [](Options* o, const std::string&, std::string*) { return o->debug_info = DebugInfo::Full, true; }},
+    {"-v", Form::Switch, nullptr, kCompile, "with --emit=cubin: print ptxas's resource report\n(registers, spills, shared memory)",
+     [](Options* o, const std::string&, std::string*) { return o->ptxas_verbose = true, true; }},
+    {"--print-after", Form::Separate, "PASS", kCompile, "print the IR after each run of PASS to standard error\n(repeatable)",
+     [](Options* o, const std::string& v, std::string* e) { return CheckPass(v, e) && (o->print_after.insert(v), true); }},
+    {"--print-after-all", Form::Switch, nullptr, kCompile, "print the IR after every pass that changes it",
+     [](Options* o, const std::string&, std::string*) { return o->print_after_all = true, true; }},
+    {"--stop-after", Form::Separate, "PASS", kCompile, "stop the pipeline after PASS",
+     [](Options* o, const std::string& v, std::string* e) { return CheckPass(v, e) && (o->stop_after = v, true); }},
+    {"--verify-each", Form::Switch, nullptr, kCompile, "verify the IR after every pass",
+     [](Options* o, const std::string&, std::string*) { return o->verify_each = true, true; }},
+    {"--parse-only", Form::Switch, nullptr, kCompile, "stop after parsing (with --emit=ast: the raw tree)",
+     [](Options* o, const std::string&, std::string*) { return o->parse_only = true, true; }},
+    {"--verify-diagnostics", Form::Switch, nullptr, kCompile,
+     "check diagnostics against expected-error/-warning/-note\ncomments in the source instead of printing them",
+     [](Options* o, const std::string&, std::string*) { return o->verify_diagnostics = true, true; }},
+    {"--split-input-file", Form::Switch, nullptr, kCompile, "treat each '// -----' separated chunk as its own file",
+     [](Options* o, const std::string&, std::string*) { return o->split_input_file = true, true; }},
+    {"--kernel", Form::Separate, "NAME", kRun, "the kernel to run (default: the file's only kernel)",
+     [](Options* o, const std::string& v, std::string*) { return o->kernel = v, true; }},
+    {"--shape", Form::Separate, "S=V,...", kRun, "values of the shape symbols (each once)", AddShapes},
+    {"--target", Form::Separate, "cpu|cuda", kRun, "the CPU executor (default) or the GPU",
+     [](Options* o, const std::string& v, std::string* e) {
+       if (v != "cpu" && v != "cuda") return Error(e, "unknown --target '" + v + "' (expected cpu or cuda)");
+       return o->target = v, true;
+     }},
+    {"--seed", Form::Separate, "N", kRun, "seed of the random inputs (default 1)",
+     [](Options* o, const std::string& v, std::string* e) {
+       int64_t n;
+       if (!ParseInt(v, &n) || n < 0) return Error(e, "invalid seed '" + v + "'");
+       return o->seed = static_cast<uint64_t>(n), true;
+     }},
+    {"--check-bounds", Form::Switch, nullptr, kRun, "check every global, shared and register access",
+     [](Options* o, const std::string&, std::string*) { return o->check_bounds = true, true; }},
+    {"--check-races", Form::Switch, nullptr, kRun, "report data races between the threads of a block\nand between blocks",
+     [](Options* o, const std::string&, std::string*) { return o->check_races = true, true; }},
+    {"--bench", Form::Switch, nullptr, kRun, "time repeated runs (median, spread, GB/s)",
+     [](Options* o, const std::string&, std::string*) { return o->bench = true, true; }},
+    {"--save-case", Form::Separate, "DIR", kRun,
+     "also write the PTX, metadata, inputs and reference\noutput to DIR, for bench/gpu/check.sh to replay on a GPU",
+     [](Options* o, const std::string& v, std::string*) { return o->save_case = v, true; }},
+    {"--timeout", Form::Separate, "SECONDS", kRun,
+     "a block still running after this long on the CPU\nexecutor is a hang, reported at its loop (default 5;\n0: no limit)",
+     [](Options* o, const std::string& v, std::string* e) {
+       char* end = nullptr;
+       double t = std::strtod(v.c_str(), &end);
+       if (v.empty() || *end != 0 || !(t >= 0) || t > 1e6)
+         return Error(e, "--timeout expects a number of seconds from 0 to 1000000, got '" + v + "'");
+       return o->timeout = t, true;
+     }},
+    {"--arg", Form::Separate, "NAME=VALUE,...", kRun, "values of scalar parameters (default: 1, 1.0, true)",
+     [](Options* o, const std::string& v, std::string* e) {
+       size_t start = 0;
+       while (start <= v.size()) {
+         size_t comma = v.find(',', start);
+         std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+         size_t eq = item.find('=');
+         if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+           return Error(e, "--arg expects NAME=VALUE[,...], got '" + item + "'");
+         std::string name = item.substr(0, eq);
+         if (o->args.count(name)) return Error(e, "--arg gives '" + name + "' twice");
+         o->args[name] = item.substr(eq + 1);
+         if (comma == std::string::npos) break;
+         start = comma + 1;
+       }
+       return true;
+     }},
+    {"--rtol", Form::Separate, "X", kRun, "relative tolerance (default: per output type,\ndocs/runtime.md)",
+     [](Options* o, const std::string& v, std::string* e) { return ParseTolerance(v, &o->rtol, e); }},
+    {"--atol", Form::Separate, "X", kRun, "absolute tolerance (default: per output type)",
+     [](Options* o, const std::string& v, std::string* e) { return ParseTolerance(v, &o->atol, e); }},
+    {"--init-output", Form::Separate, "nan|zero", kRun,
+     "the output before the run: NaN (or an integer\nsentinel) to find unwritten elements (default), or\nzero for kernels that accumulate into it",
+     [](Options* o, const std::string& v, std::string* e) {
+       if (v != "nan" && v != "zero") return Error(e, "unknown --init-output '" + v + "' (expected nan or zero)");
+       return o->init_output = v, true;
+     }},
+    {"--worker", Form::Separate, "W", kMapping, "list the tasks of worker W",
+     [](Options* o, const std::string& v, std::string* e) {
+       int64_t n;
+       if (!ParseInt(v, &n)) return Error(e, "invalid worker '" + v + "'");
+       return o->worker = n, true;
+     }},
+    {"--grid", Form::Switch, nullptr, kMapping, "draw the task domain with the owner of each task",
+     [](Options* o, const std::string&, std::string*) { return o->grid = true, true; }},
+    {"--threads", Form::Separate, "T", kMapping, "assume T workers run (default: the mapping's workers)",
+     [](Options* o, const std::string& v, std::string* e) {
+       int64_t n;
+       if (!ParseInt(v, &n) || n < 0) return Error(e, "invalid thread count '" + v + "'");
+       return o->threads = n, true;
+     }},
+    {"-I", Form::Separate, "DIR", kAll, "search DIR for imported modules",
+     [](Options* o, const std::string& v, std::string*) { return o->include_dirs.push_back(v), true; }},
+    {"--stdlib", Form::Separate, "DIR", kAll, "root of the standard library (import std.*)",
+     [](Options* o, const std::string& v, std::string*) { return o->stdlib_dir = v, true; }},
+    {"-D", Form::Separate, "NAME=VALUE", kAll,
+     "set a compile-time parameter of a kernel (repeatable);\nfor tmc mapping, a constant the expression may use",
+     AddDefine},
+    {"-Werror", Form::Switch, nullptr, kAll, "treat warnings as errors",
+     [](Options* o, const std::string&, std::string*) { return o->warnings_as_errors = true, true; }},
+    {"-w", Form::Switch, nullptr, kAll, "suppress warnings",
+     [](Options* o, const std::string&, std::string*) { return o->no_warnings = true, true; }},
+    {"-Wno-", Form::Joined, "FLAG", kAll, "suppress one warning, named as in its message\n([-Wunused-variable] -> -Wno-unused-variable)",
+     DisableWarning},
+    {"-ferror-limit=", Form::Joined, "N", kAll, "stop after N errors (0: no limit; default 20)",
+     [](Options* o, const std::string& v, std::string* e) {
+       int64_t n;
+       if (!ParseInt(v, &n) || n < 0) return Error(e, "invalid error limit in '-ferror-limit=" + v + "'");
+       return o->error_limit = static_cast<unsigned>(n), true;
+     }},
+    {"-fcolor-diagnostics", Form::Switch, nullptr, kAll, "colour diagnostics (default: when standard error is a\nterminal)",
+     [](Options* o, const std::string&, std::string*) { return o->color = true, true; }},
+    {"-fno-color-diagnostics", Form::Switch, nullptr, kAll, "never colour diagnostics",
+     [](Options* o, const std::string&, std::string*) { return o->color = false, true; }},
+};
+
+const char* CommandName(unsigned c) {
+  return c == kRun ? "tmc run" : c == kMapping ? "tmc mapping" : "tmc";
+}
+
+std::string Usage(unsigned command) {
+  std::string s;
+  if (command == kCompile) {
+    s = "tmc: a compiler for .tm tensor programs scheduled with task mappings\n\n"
+        "usage:\n"
+        "  tmc [options] FILE.tm             check FILE.tm and emit what --emit names\n"
+        "  tmc run FILE.tm [options]         run a kernel on random inputs and compare it with its op\n"
+        "  tmc mapping EXPR [options]        show a task mapping's workers, tasks and coverage\n\n"
+        "'tmc run --help' and 'tmc mapping --help' list the options of those commands.\n\n";
+  } else if (command == kRun) {
+    s = "tmc run: run a kernel on random inputs and compare it with the op it implements\n\n"
+        "usage:\n"
+        "  tmc run FILE.tm [--kernel K] --shape M=..,N=.. [options]\n\n";
+  } else {
+    s = "tmc mapping: show a task mapping's workers, tasks and coverage\n\n"
+        "usage:\n"
+        "  tmc mapping EXPR [options]        EXPR may use the constants of the standard\n"
+        "                                    library and of -I modules (tmc mapping mma_c)\n\n";
+  }
+  s += "options:\n";
+  auto line = [&](const std::string& left, const char* help) {
+    std::string text = help;
+    std::string pad(26, ' ');
+    std::string first = "  " + left;
+    first += first.size() < 26 ? std::string(26 - first.size(), ' ') : "\n" + pad;
+    size_t nl;
+    while ((nl = text.find('\n')) != std::string::npos) {
+      first += text.substr(0, nl) + "\n" + pad;
+      text = text.substr(nl + 1);
+    }
+    s += first + text + "\n";
+  };
+  for (const Flag& f : kFlags) {
+    if (!(f.commands & command) || !f.help) continue;
+    std::string left = f.name;
+    if (left == "-O0") left = "-O0 ... -O3";
+    else if (f.form == Form::Joined) left += f.value_name;
+    else if (f.form == Form::Separate) left += (left.size() == 2 ? " " : "=") + std::string(f.value_name);
+    line(left, f.help);
+  }
+  line("--help", "show this help");
+  line("--version", "show the version");
+  return s;
+}
+
+bool Fail(const std::string& msg, unsigned command) {
+  std::fprintf(stderr, "tmc: error: %s\n(run '%s --help' for usage)\n", msg.c_str(), CommandName(command));
   return false;
 }
 
@@ -93,38 +332,20 @@ bool Fail(const std::string& msg) {
 bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
   *exit_now = false;
   int i = 1;
+  unsigned command = kCompile;
   if (argc > 1 && std::string(argv[1]) == "mapping") {
     o->command = "mapping";
+    command = kMapping;
     i = 2;
   } else if (argc > 1 && std::string(argv[1]) == "run") {
     o->command = "run";
+    command = kRun;
     i = 2;
   }
-  bool missing_value = false;
-  auto value_of = [&](const std::string& arg, const std::string& flag, std::string* v) {
-    // Accepts "-Ivalue", "-I value", "--flag=value", "--flag value".
-    if (arg == flag) {
-      if (i + 1 >= argc) {
-        missing_value = true;
-        return false;
-      }
-      *v = argv[++i];
-      return true;
-    }
-    if (arg.rfind(flag + "=", 0) == 0) {
-      *v = arg.substr(flag.size() + 1);
-      return true;
-    }
-    if (flag.size() == 2 && arg.rfind(flag, 0) == 0) {
-      *v = arg.substr(2);
-      return true;
-    }
-    return false;
-  };
   for (; i < argc; ++i) {
-    std::string a = argv[i], v;
+    std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::fputs(kUsage, stdout);
+      std::fputs(Usage(command).c_str(), stdout);
       *exit_now = true;
       return true;
     }
@@ -133,133 +354,51 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
       *exit_now = true;
       return true;
     }
-    if (a == "--verify-diagnostics") o->verify_diagnostics = true;
-    else if (a == "--split-input-file") o->split_input_file = true;
-    else if (a == "--parse-only") o->parse_only = true;
-    else if (a == "-Werror") o->warnings_as_errors = true;
-    else if (a == "-w") o->no_warnings = true;
-    else if (a == "--grid") o->grid = true;
-    else if (a == "--print-after-all") o->print_after_all = true;
-    else if (a == "--verify-each") o->verify_each = true;
-    else if (a == "-v") o->ptxas_verbose = true;
-    else if (a == "--check-bounds") o->check_bounds = true;
-    else if (a == "--check-races") o->check_races = true;
-    else if (a == "--bench") o->bench = true;
-    else if (a.rfind("-ferror-limit=", 0) == 0) {
-      int64_t n;
-      if (!ParseInt(a.substr(14), &n) || n < 0) return Fail("invalid error limit in '" + a + "'");
-      o->error_limit = static_cast<unsigned>(n);
-    } else if (value_of(a, "--emit", &v)) {
-      static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cubin", "cuda", "meta"};
-      if (std::find(std::begin(kKinds), std::end(kKinds), v) == std::end(kKinds))
-        return Fail("unknown --emit kind '" + v + "' (expected check, ast, ir, llvm, ptx, cubin, cuda or meta)");
-      o->emit = v;
-    } else if (value_of(a, "--print-after", &v) || value_of(a, "--stop-after", &v)) {
-      if (!ir::IsPassName(v)) {
-        std::string names;
-        for (const std::string& n : ir::PassNames()) names += (names.empty() ? "" : ", ") + n;
-        return Fail("unknown pass '" + v + "' (passes: " + names + ")");
-      }
-      if (a.rfind("--print-after", 0) == 0) o->print_after.insert(v);
-      else o->stop_after = v;
-    } else if (value_of(a, "--arch", &v)) {
-      static const std::pair<const char*, int> kArchs[] = {
-          {"sm_80", 80}, {"sm_86", 86}, {"sm_89", 89}, {"sm_90", 90}, {"sm_90a", 90}};
-      bool found = false;
-      for (auto& [name, sm] : kArchs)
-        if (v == name) {
-          o->arch = v;
-          o->sm = sm;
-          found = true;
-        }
-      if (!found) return Fail("unknown --arch '" + v + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
-    } else if (value_of(a, "--save-case", &v)) {
-      o->save_case = v;
-    } else if (value_of(a, "--arg", &v)) {
-      size_t start = 0;
-      while (start <= v.size()) {
-        size_t comma = v.find(',', start);
-        std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        size_t eq = item.find('=');
-        if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
-          return Fail("--arg expects NAME=VALUE[,...], got '" + item + "'");
-        std::string name = item.substr(0, eq);
-        if (o->args.count(name)) return Fail("--arg gives '" + name + "' twice");
-        o->args[name] = item.substr(eq + 1);
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    } else if (value_of(a, "--rtol", &v) || value_of(a, "--atol", &v)) {
-      char* end = nullptr;
-      double x = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end || !(x >= 0) || std::isinf(x)) return Fail("invalid tolerance '" + v + "' (expected a number >= 0)");
-      (a.rfind("--rtol", 0) == 0 ? o->rtol : o->atol) = x;
-    } else if (value_of(a, "--init-output", &v)) {
-      if (v != "nan" && v != "zero") return Fail("unknown --init-output '" + v + "' (expected nan or zero)");
-      o->init_output = v;
-    } else if (value_of(a, "--kernel", &v)) {
-      o->kernel = v;
-    } else if (value_of(a, "--target", &v)) {
-      if (v != "cpu" && v != "cuda") return Fail("unknown --target '" + v + "' (expected cpu or cuda)");
-      o->target = v;
-    } else if (value_of(a, "--timeout", &v)) {
-      char* end = nullptr;
-      double t = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != 0 || !(t >= 0) || t > 1e6)
-        return Fail("--timeout expects a number of seconds from 0 to 1000000, got '" + v + "'");
-      o->timeout = t;
-    } else if (value_of(a, "--seed", &v)) {
-      int64_t n;
-      if (!ParseInt(v, &n) || n < 0) return Fail("invalid seed '" + v + "'");
-      o->seed = static_cast<uint64_t>(n);
-    } else if (value_of(a, "--shape", &v)) {
-      size_t start = 0;
-      while (start <= v.size()) {
-        size_t comma = v.find(',', start);
-        std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        size_t eq = item.find('=');
-        int64_t n;
-        if (eq == std::string::npos || eq == 0 || !ParseInt(item.substr(eq + 1), &n) || n <= 0)
-          return Fail("--shape expects NAME=POSITIVE_INT[,...], got '" + item + "'");
-        if (o->shapes.count(item.substr(0, eq))) return Fail("--shape gives '" + item.substr(0, eq) + "' twice");
-        o->shapes[item.substr(0, eq)] = n;
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-    } else if (value_of(a, "--stdlib", &v)) {
-      o->stdlib_dir = v;
-    } else if (value_of(a, "--worker", &v)) {
-      int64_t n;
-      if (!ParseInt(v, &n)) return Fail("invalid worker '" + v + "'");
-      o->worker = n;
-    } else if (value_of(a, "--threads", &v)) {
-      int64_t n;
-      if (!ParseInt(v, &n) || n < 0) return Fail("invalid thread count '" + v + "'");
-      o->threads = n;
-    } else if (value_of(a, "-o", &v)) {
-      o->output = v;
-    } else if (value_of(a, "-I", &v)) {
-      o->include_dirs.push_back(v);
-    } else if (value_of(a, "-D", &v)) {
-      size_t eq = v.find('=');
-      int64_t n;
-      if (eq == std::string::npos || eq == 0) return Fail("-D expects NAME=VALUE, got '" + v + "'");
-      std::string val = v.substr(eq + 1);
-      if (val == "true") n = 1;
-      else if (val == "false") n = 0;
-      else if (!ParseInt(val, &n)) return Fail("-D value of '" + v.substr(0, eq) + "' must be an integer or bool");
-      o->defines[v.substr(0, eq)] = n;
-    } else if (missing_value) {
-      return Fail("missing value after '" + a + "'");
-    } else if (a.size() > 1 && a[0] == '-') {
-      return Fail("unknown option '" + a + "'");
-    } else {
+    // A lone '-' or anything not starting with '-' is an input.
+    if (a.size() < 2 || a[0] != '-') {
       o->inputs.push_back(a);
+      continue;
     }
+    const Flag* flag = nullptr;
+    std::string value;
+    bool missing_value = false;
+    for (const Flag& f : kFlags) {
+      std::string name = f.name;
+      if (f.form == Form::Switch) {
+        if (a != name) continue;
+      } else if (f.form == Form::Joined) {
+        if (a.rfind(name, 0) != 0) continue;
+        value = a.substr(name.size());
+      } else if (a == name) {
+        if (i + 1 >= argc) missing_value = true;
+        else value = argv[++i];
+      } else if (a.rfind(name + "=", 0) == 0) {
+        value = a.substr(name.size() + 1);
+      } else if (name.size() == 2 && a.rfind(name, 0) == 0) {
+        value = a.substr(2);  // -Ifoo, -DNAME=1, -ofile
+      } else {
+        continue;
+      }
+      flag = &f;
+      break;
+    }
+    if (!flag) return Fail("unknown option '" + a + "'", command);
+    if (missing_value) return Fail("missing value after '" + a + "'", command);
+    if (!(flag->commands & command)) {
+      std::string users;
+      for (unsigned c : {kCompile, kRun, kMapping})
+        if (flag->commands & c) users += (users.empty() ? "'" : " and '") + std::string(CommandName(c)) + "'";
+      return Fail("option '" + std::string(flag->name) + "' is not used by '" + CommandName(command) +
+                      "' (it is an option of " + users + ")",
+                  command);
+    }
+    std::string error;
+    if (!flag->apply(o, value, &error)) return Fail(error, command);
   }
   if (o->inputs.size() != 1)
-    return Fail(o->inputs.empty() ? (o->command == "mapping" ? "no mapping expression given" : "no input file")
-                                  : "exactly one input is expected");
+    return Fail(o->inputs.empty() ? (command == kMapping ? "no mapping expression given" : "no input file")
+                                  : "exactly one input is expected",
+                command);
   return true;
 }
 

@@ -9,8 +9,11 @@
 
 namespace tmc::driver {
 
+/// -lineinfo: line tables only; -g: full debug information.
+enum class DebugInfo { None, LineTables, Full };
+
 struct Options {
-  std::string command = "compile";  // compile | mapping
+  std::string command = "compile";  // compile | run | mapping
   std::vector<std::string> inputs;
   std::string emit = "check";       // check | ast
   std::string output;               // -o; empty: stdout
@@ -22,13 +25,17 @@ struct Options {
   bool parse_only = false;
   bool warnings_as_errors = false;
   bool no_warnings = false;
+  std::set<std::string> disabled_warnings;  // -Wno-FLAG
   unsigned error_limit = 20;
+  std::optional<bool> color;                // -f[no-]color-diagnostics; unset: when stderr is a terminal
   // lowering and code generation
   std::set<std::string> print_after;
   bool print_after_all = false;
   std::string stop_after;
   bool verify_each = false;
   bool ptxas_verbose = false;  // -v
+  int opt_level = 3;           // -O0 .. -O3
+  DebugInfo debug_info = DebugInfo::None;
   std::string arch = "sm_80";
   int sm = 80;
   // tmc run

@@ -63,3 +63,15 @@ kernel k(n: i32) block(32) {
   let x: i32 = n;
   let m = spatial(x, 2); // expected-error {{a task-mapping extent must be a compile-time constant}}
 }
+
+// -----
+
+// Module constants are evaluated in source order: a constant may use only
+// the constants above it (never itself); kernels may use any of them.
+let early = late + 1;   // expected-error {{constant 'late' is used before its definition: constants are evaluated in source order}}
+let late = 2;           // expected-note {{'late' declared here}}
+let self = self * 2;    // expected-error {{constant 'self' is used before its definition}} expected-note {{'self' declared here}}
+kernel k(X: f32[N]) block(32) {
+  X[0] = f32(after);     // fine: kernels are checked after every constant
+}
+let after = 3;
