@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets tmc up on a fresh Debian 12 machine: installs the packages it needs
 # (only those missing, so a second run is quick), then configures and builds.
-# Usage: bash scripts/setup.sh [extra cmake arguments]
+# Usage: bash scripts/setup.sh [extra cmake arguments]   (build directory: $TMC_BUILD_DIR, default build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,7 +41,8 @@ if ((${#cuda_missing[@]})); then
   echo "setup: without it, and the tests that need it are skipped"
 fi
 
-if [ ! -f build/build.ninja ]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
+build=${TMC_BUILD_DIR:-build}
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
 fi
-cmake --build build
+cmake --build "$build"

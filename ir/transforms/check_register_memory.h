@@ -13,7 +13,9 @@ namespace tmc::ir {
 /// stack, which a 200,000-element array once overran.
 void CheckRegisterMemory(Function& fn, PassContext& ctx);
 
-/// The most bytes of register tensors one function may declare per thread.
-constexpr int64_t kMaxRegisterBytes = 32 * 1024;
+/// The most bytes of register tensors one function may declare per thread:
+/// the local memory a GPU thread may have (512 KiB on sm_80 and sm_90),
+/// which the CPU executor's 1 MiB fiber stacks also hold.
+constexpr int64_t kMaxRegisterBytes = 512 * 1024;
 
 }  // namespace tmc::ir

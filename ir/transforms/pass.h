@@ -9,8 +9,8 @@ namespace tmc::ir {
 struct PassContext {
   DiagnosticEngine* diags = nullptr;  // for user errors found late (e.g. shared memory)
   int sm_arch = 80;                   // target compute capability, e.g. 80 or 90
-  bool keep_source_indices = false;   // keep SourceAccess on lowered accesses (checked CPU runs)
   std::string arch = "";              // as --arch spells it (sm_90a); empty: sm_<sm_arch>
+  bool keep_source_indices = false;   // keep SourceAccess on lowered accesses (checked CPU runs)
   /// The target's name for messages.
   std::string ArchName() const { return arch.empty() ? "sm_" + std::to_string(sm_arch) : arch; }
 };

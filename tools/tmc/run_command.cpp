@@ -28,6 +28,7 @@
 #include "ir/transforms/pipeline.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/half.h"
+#include "runtime/kernel_signature.h"
 #include "runtime/output_check.h"
 #include "runtime/tmc_runtime.hpp"
 
@@ -372,7 +373,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   const ast::OpDecl* op = ImplementedOp(*site.module, *kernel);
 
   std::unique_ptr<ir::Module> module = ir::LowerFromAst(*site.module);
-  ir::PassContext ctx{&diags, o.sm};
+  ir::PassContext ctx{&diags, o.sm, o.arch};
   ctx.keep_source_indices = o.check_bounds;  // per-dimension bounds checks
   std::string log;
   if (!ir::RunPipeline(*module, ctx, {}, &log) || diags.HasErrors()) return 1;
