@@ -28,10 +28,16 @@ output, a FAIL or any error from tmc run) is a finding: the program is
 saved to the --save folder with a .txt note of the command and its output.
 
 usage: gen_programs.py TMC SEED COUNT [--save DIR] [--no-cuda] [--no-run]
-                       [--timeout S] [--print] [--keep-going]
+                       [--timeout S] [--slow S] [--print] [--check-only] [--nvcc-ptx]
   --print     write the programs of seeds SEED..SEED+COUNT-1 to stdout, run nothing
   --no-cuda   skip ptxas and nvcc (also skipped when /usr/local/cuda is absent)
   --no-run    skip tmc run
+  --timeout S wall-clock limit of each command (default 300)
+  --avoid K,..  do not generate what exposes a known open finding: wrap
+              (integer + - * << that may overflow, integer sums: the op
+              reference does not wrap), strided-pad (padded strided shared
+              layouts: sized without their strides)
+  --slow S    a tmc command using more than S seconds of CPU is a finding (default 20)
   --check-only  only run the checker (to test the generator itself)
   --nvcc-ptx  nvcc --ptx instead of nvcc -c: the same device front end
               (cicc) in about 6 s instead of 16 s a program, without the host pass
@@ -40,6 +46,7 @@ program can be regenerated alone (see --print). Exits 1 if there is a finding.
 """
 import os
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -67,8 +74,9 @@ class Ctx:
 
 
 class Gen:
-    def __init__(self, seed):
+    def __init__(self, seed, avoid=()):
         self.r = random.Random(seed)
+        self.avoid = set(avoid)  # known open findings not to generate again
         self.funcs = []  # (name, T, expression tree over leaves 0 and 1)
         self.n = 0
 
@@ -95,6 +103,8 @@ class Gen:
             kinds.append("call")
         k = self.pick(kinds)
         sub = lambda: self.expr(T, nin, depth - 1, allow_funcs)
+        if k in ("bin", "shift") and T in INTS and "wrap" in self.avoid:
+            k = "bits"  # integer + - << can overflow: the reference does not wrap
         if k == "bin":
             op = self.pick(["+", "-", "*"] if T in FLOATS else ["+", "-"])
             return ("bin", op, sub(), sub())
@@ -225,7 +235,7 @@ class Gen:
         # op: maybe with an intermediate let tensor and a scalar let
         op_body = ""
         leaf_op = lambda k: f"{ins[k]}[i, j]"
-        if self.r.random() < 0.4:
+        if self.r.random() < 0.4 and has_input(e):  # a let tensor's indices need a tensor to index
             op_body += f"  let t[r, c] = {self.render(e, Ctx(lambda k: f'{ins[k]}[r, c]', True))};\n"
             op_out = f"t[i, j]"
         else:
@@ -244,8 +254,10 @@ class Gen:
         body = [f"  let m = {mtext};"]
         kleaf = lambda k: f"{ins[k]}[r, c]"
         if storage == "shared":
-            layout = self.pick(["", " row_major", " col_major", f" strided(1, {tr})", f" strided({tc} + 1, 1)",
-                                f" strided({tc}, 1)"])
+            layouts = ["", " row_major", " col_major", f" strided(1, {tr})", f" strided({tc}, 1)"]
+            if "strided-pad" not in self.avoid:
+                layouts.append(f" strided({tc} + 1, 1)")
+            layout = self.pick(layouts)
             for k, x in enumerate(ins):
                 body.append(f"  shared s{k}: {T}[{tr}, {tc}]{layout};")
             body.append("  for (i, j) in m on threadIdx.x {")
@@ -452,6 +464,8 @@ class Gen:
     def p_reduce(self):
         T = self.pick(NUMERIC)
         red = self.pick(["sum", "max", "min", "prod"] if T in FLOATS else ["sum", "max", "min"])
+        if red == "sum" and T in INTS and "wrap" in self.avoid:
+            red = "max"
         if T in ("f16", "bf16") and red in ("sum", "prod"):
             T = "f32"
         e = self.red_expr(T, 1)
@@ -506,7 +520,7 @@ class Gen:
         independent for integers and within tolerance for floats."""
         T = self.pick(NUMERIC)
         red = self.pick(["sum", "max", "min"])
-        if T in ("f16", "bf16") and red == "sum":
+        if T in ("f16", "bf16") and red == "sum" or red == "sum" and T in INTS and "wrap" in self.avoid:
             red = self.pick(["max", "min"])
         at = {"sum": "atomic_add", "max": "atomic_max", "min": "atomic_min"}[red]
         opname, kname = self.name("op"), self.name("k")
@@ -618,11 +632,21 @@ class Driver:
         self.env = dict(os.environ, TMC_VERIFY_EACH="1")
 
     def call(self, cmd):
+        """Runs CMD; a wall-clock timeout is "timeout", and a tmc command
+        that uses more than --slow seconds of CPU (not wall time, which a
+        loaded machine stretches) is "slow"."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         try:
             p = subprocess.run(cmd, capture_output=True, timeout=self.timeout, env=self.env)
-            return p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
-        except subprocess.TimeoutExpired:
-            return "timeout", ""
+            rc, out = p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
+        except subprocess.TimeoutExpired as e:
+            rc, out = "timeout", ((e.stdout or b"") + (e.stderr or b"")).decode("utf-8", "replace")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        if cmd[0] == self.tmc and cpu > self.slow and rc != "timeout":
+            out += f"\n(CPU time {cpu:.1f} s)"
+            rc = "slow" if rc in (0, 1) and "FAIL" not in out else rc
+        return rc, out
 
     def finding(self, seed, src, what, cmd, out):
         self.findings += 1
@@ -661,7 +685,7 @@ class Driver:
                 cmd = [os.path.join(CUDA, "ptxas"), "-arch=sm_80", ptx, "-o", os.path.join(tmp, "a.cubin")]
                 rc, out = self.call(cmd)
                 if rc != 0:
-                    self.finding(seed, src, "ptxas sm_80 rejects the PTX", cmd, out)
+                    self.finding(seed, src, f"ptxas sm_80 rejects the PTX (exit {rc})", cmd, out)
             ptx90 = os.path.join(tmp, f"p{seed}.90.ptx")
             cmd = [self.tmc, path, "--emit=ptx", "--arch=sm_90a", "-o", ptx90]
             rc, out = self.call(cmd)
@@ -671,14 +695,14 @@ class Driver:
                 cmd = [os.path.join(CUDA, "ptxas"), "-arch=sm_90a", ptx90, "-o", os.path.join(tmp, "b.cubin")]
                 rc, out = self.call(cmd)
                 if rc != 0:
-                    self.finding(seed, src, "ptxas sm_90a rejects the PTX", cmd, out)
+                    self.finding(seed, src, f"ptxas sm_90a rejects the PTX (exit {rc})", cmd, out)
             cu = os.path.join(tmp, f"p{seed}.cuda")
             if os.path.exists(cu):
                 mode = ["--ptx"] if self.nvcc_ptx else ["-c"]
                 cmd = [os.path.join(CUDA, "nvcc"), "-arch=sm_80"] + mode + ["-x", "cu", cu, "-o", os.path.join(tmp, "a.o")]
                 rc, out = self.call(cmd)
                 if rc != 0:
-                    self.finding(seed, src, "nvcc rejects the CUDA C", cmd, out)
+                    self.finding(seed, src, f"nvcc rejects the CUDA C (exit {rc})", cmd, out)
         if not self.run_kernels:
             return
         for kname, shape, extra in self.runs:
@@ -697,7 +721,7 @@ class Driver:
 def main():
     args = sys.argv[1:]
     opts = {}
-    for flag in ["--save", "--timeout"]:
+    for flag in ["--save", "--timeout", "--slow", "--avoid"]:
         if flag in args:
             i = args.index(flag)
             opts[flag] = args[i + 1]
@@ -705,23 +729,25 @@ def main():
     flags = {a for a in args if a.startswith("--")}
     args = [a for a in args if not a.startswith("--")]
     tmc, seed, count = args[0], int(args[1]), int(args[2])
+    avoid = [a for a in opts.get("--avoid", "").split(",") if a]
     if "--print" in flags:
         for i in range(count):
             s = seed * 1000003 + i
-            src, runs = Gen(s).program()
+            src, runs = Gen(s, avoid).program()
             print(f"// seed {s}; runs: {runs}\n{src}")
         return 0
     save = opts.get("--save", ".")
     os.makedirs(save, exist_ok=True)
     cuda = "--no-cuda" not in flags and os.path.exists(os.path.join(CUDA, "ptxas")) and os.path.exists(
         os.path.join(CUDA, "nvcc"))
-    d = Driver(tmc, save, float(opts.get("--timeout", "60")), cuda, "--no-run" not in flags)
+    d = Driver(tmc, save, float(opts.get("--timeout", "300")), cuda, "--no-run" not in flags)
+    d.slow = float(opts.get("--slow", "20"))
     d.check_only = "--check-only" in flags
     d.nvcc_ptx = "--nvcc-ptx" in flags
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(count):
             s = seed * 1000003 + i
-            src, d.runs = Gen(s).program()
+            src, d.runs = Gen(s, avoid).program()
             d.check(s, src, tmp)
             if (i + 1) % 100 == 0 and i + 1 < count:
                 print(f"... {i + 1} programs: {d.findings} findings, {d.rejected} rejected", flush=True)
