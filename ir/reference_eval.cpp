@@ -74,7 +74,7 @@ class Evaluator {
         auto* u = static_cast<const ast::UnaryExpr*>(e);
         double v = Eval(u->operand);
         switch (u->op) {
-          case ast::UnaryOp::Neg: return -v;
+          case ast::UnaryOp::Neg: return e->type && e->type->IsInteger() ? ConvertToInteger(-v, e->type->scalar) : -v;
           case ast::UnaryOp::Plus: return v;
           case ast::UnaryOp::Not: return v == 0 ? 1 : 0;
           case ast::UnaryOp::BitNot:
@@ -113,7 +113,19 @@ class Evaluator {
     if (flops_ && !integer && (b->op == ast::BinaryOp::Add || b->op == ast::BinaryOp::Sub ||
                                b->op == ast::BinaryOp::Mul || b->op == ast::BinaryOp::Div))
       ++*flops_;
-    switch (b->op) {
+    double r = BinaryValue(b->op, x, y, integer);
+    // Integer arithmetic wraps in the width of its type, as kernels do.
+    bool arithmetic = !IsComparisonOp(b->op);
+    return integer && arithmetic ? ConvertToInteger(r, b->type->scalar) : r;
+  }
+
+  static bool IsComparisonOp(ast::BinaryOp op) {
+    return op == ast::BinaryOp::Lt || op == ast::BinaryOp::Le || op == ast::BinaryOp::Gt || op == ast::BinaryOp::Ge ||
+           op == ast::BinaryOp::Eq || op == ast::BinaryOp::Ne;
+  }
+
+  static double BinaryValue(ast::BinaryOp op, double x, double y, bool integer) {
+    switch (op) {
       case ast::BinaryOp::Add: return x + y;
       case ast::BinaryOp::Sub: return x - y;
       case ast::BinaryOp::Mul: return x * y;
@@ -170,8 +182,9 @@ class Evaluator {
       for (size_t k = 0; k < idx.size(); ++k) env_.scalars[r->vars[k].name.name] = static_cast<double>(idx[k]);
       double v = Eval(r->body);
       if (flops_) ++*flops_;  // the accumulation
-      if (op == "sum") acc += v;
-      else if (op == "prod") acc *= v;
+      bool wrap = r->type && r->type->IsInteger();
+      if (op == "sum") acc = wrap ? ConvertToInteger(acc + v, r->type->scalar) : acc + v;
+      else if (op == "prod") acc = wrap ? ConvertToInteger(acc * v, r->type->scalar) : acc * v;
       else if (op == "max") acc = std::max(acc, v);
       else acc = std::min(acc, v);
       size_t k = idx.size();

@@ -150,7 +150,9 @@ class OpCompiler {
         auto* u = static_cast<const ast::UnaryExpr*>(e);
         llvm::Value* v = Eval(u->operand);
         switch (u->op) {
-          case ast::UnaryOp::Neg: return b_.CreateFNeg(v);
+          case ast::UnaryOp::Neg:
+            if (e->type && e->type->IsInteger()) return ToIntegerType(b_.CreateFNeg(v), e->type->scalar);
+            return b_.CreateFNeg(v);
           case ast::UnaryOp::Plus: return v;
           case ast::UnaryOp::Not: return Bool(b_.CreateFCmpOEQ(v, F(0)));
           case ast::UnaryOp::BitNot:
@@ -241,8 +243,17 @@ class OpCompiler {
     bool integer = e->type && e->type->IsInteger();
     using Op = ast::BinaryOp;
     if (!integer && (e->op == Op::Add || e->op == Op::Sub || e->op == Op::Mul || e->op == Op::Div)) CountFlop();
+    llvm::Value* r = BinaryValue(e->op, x, y, integer);
+    // Integer arithmetic wraps in the width of its type, as the oracle does.
+    bool comparison = e->op == Op::Lt || e->op == Op::Le || e->op == Op::Gt || e->op == Op::Ge || e->op == Op::Eq ||
+                      e->op == Op::Ne;
+    return integer && !comparison ? ToIntegerType(r, e->type->scalar) : r;
+  }
+
+  llvm::Value* BinaryValue(ast::BinaryOp op, llvm::Value* x, llvm::Value* y, bool integer) {
+    using Op = ast::BinaryOp;
     auto bits = [&](llvm::Value* r) { return b_.CreateSIToFP(r, F64()); };
-    switch (e->op) {
+    switch (op) {
       case Op::Add: return b_.CreateFAdd(x, y);
       case Op::Sub: return b_.CreateFSub(x, y);
       case Op::Mul: return b_.CreateFMul(x, y);
@@ -350,6 +361,7 @@ class OpCompiler {
       llvm::Value* a = b_.CreateLoad(F64(), acc);
       llvm::Value* next = op == "sum" ? b_.CreateFAdd(a, v) : op == "prod" ? b_.CreateFMul(a, v)
                           : op == "max" ? Max(a, v) : Min(a, v);
+      if ((op == "sum" || op == "prod") && r->type && r->type->IsInteger()) next = ToIntegerType(next, r->type->scalar);
       b_.CreateStore(next, acc);
       return;
     }

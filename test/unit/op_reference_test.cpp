@@ -132,6 +132,9 @@ op scalar_let(X: f32[R, C]) -> f32[R, C] {
   let total = sum(i < R, j < C) X[i, j];
   out[i, j] = X[i, j] / total;
 }
+op wrapping(X: u8[R, C], Y: i8[R, C]) -> i32[R] {
+  out[r] = i32(sum(c < C) X[r, c] * X[r, c]) + i32(prod(c < C) Y[r, c]) + i32(u8(0) - X[r, 0]) + i32(-Y[r, 0]);
+}
 op out_of_range(X: f32[R, C]) -> f32[R, C] { out[i, j] = X[i, j + 1]; }
 )");
 }
