@@ -728,6 +728,9 @@ def main():
             del args[i:i + 2]
     flags = {a for a in args if a.startswith("--")}
     args = [a for a in args if not a.startswith("--")]
+    if "--help" in flags or "-h" in args or len(args) != 3 or not (args[1].isdigit() and args[2].isdigit()):
+        print(__doc__.strip())
+        return 0 if ("--help" in flags or "-h" in args) else 2
     tmc, seed, count = args[0], int(args[1]), int(args[2])
     avoid = [a for a in opts.get("--avoid", "").split(",") if a]
     if "--print" in flags:

@@ -46,4 +46,6 @@ kernel block_faults<V: int in [0, 1, 2, 3]>(X: f32[N], C: i32[1], Y: f32[N]) imp
 // ATOMIC: fault_block_race.tm:25:{{[0-9]+}}: error: data race on 'C' element 0 in kernel 'block_faults': an atomic update by thread 1 and a write by thread 0 of block (0, 0, 0) between the same barriers
 // ATOMIC: 2 errors generated.
 // OK: result:     PASS
-// MANY: fault_block_race.tm:28:5: error: data race on 'Y' element 0 in kernel 'block_faults' between blocks: a write by thread 0 of block (0, 0, 0) and a read by thread 0 of block (63, 0, 0), which nothing orders; 4096 such elements
+// Which element of the pair of blocks is named can vary between runs on
+// several cores (see the closing notes of issue 7); the blocks and the count do not.
+// MANY: fault_block_race.tm:28:5: error: data race on 'Y' element [[E:[0-9]+]] in kernel 'block_faults' between blocks: a write by thread [[E]] of block (0, 0, 0) and a read by thread [[E]] of block (63, 0, 0), which nothing orders; 4096 such elements
