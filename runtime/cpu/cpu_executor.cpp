@@ -23,6 +23,9 @@
 #include <mutex>
 #include <thread>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#endif
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -204,11 +207,37 @@ alignas(64) thread_local char g_scratch[256];
 
 Fiber& Current() { return g_block->fibers[static_cast<size_t>(g_block->current)]; }
 
+// AddressSanitizer must be told about every stack switch (docs/testing.md):
+// before it, the stack being entered; after it, where the switch came from.
+// A fiber leaves for the scheduler's stack, whose bounds ASan reports when
+// the fiber is first entered. No-ops in ordinary builds.
+#if defined(__SANITIZE_ADDRESS__)
+thread_local const void* g_sched_stack = nullptr;
+thread_local size_t g_sched_stack_size = 0;
+void AsanEnter(void** fake_stack, const void* bottom, size_t size) { __sanitizer_start_switch_fiber(fake_stack, bottom, size); }
+void AsanArrivedInFiber(void* fake_stack) {
+  __sanitizer_finish_switch_fiber(fake_stack, &g_sched_stack, &g_sched_stack_size);
+}
+void AsanArrivedInScheduler(void* fake_stack) { __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr); }
+const void* SchedulerStack() { return g_sched_stack; }
+size_t SchedulerStackSize() { return g_sched_stack_size; }
+#else
+void AsanEnter(void**, const void*, size_t) {}
+void AsanArrivedInFiber(void*) {}
+void AsanArrivedInScheduler(void*) {}
+const void* SchedulerStack() { return nullptr; }
+size_t SchedulerStackSize() { return 0; }
+#endif
+
 void Park(State s, int32_t site) {
   Fiber& f = Current();
   f.state = s;
   f.site = site;
+  void* fake_stack = nullptr;
+  // A finished fiber never comes back: ASan may drop its fake stack.
+  AsanEnter(s == State::Done ? nullptr : &fake_stack, SchedulerStack(), SchedulerStackSize());
   tmc_fiber_switch(&f.sp, g_block->sched_sp);
+  AsanArrivedInFiber(fake_stack);
 }
 
 void Record(CpuFinding f) {
@@ -261,6 +290,7 @@ void InstallSegvHandler() {
 // Where a new fiber starts (entered by `ret` from tmc_fiber_switch); it
 // never returns: when the kernel is done it parks for good.
 extern "C" void FiberMain() {
+  AsanArrivedInFiber(nullptr);
   Fiber& f = Current();
   g_kernel(&f.t, g_args);
   Park(State::Done, -1);
@@ -362,7 +392,10 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     for (int32_t i = 0; i < n && !b.aborted; ++i) {
       if (b.fibers[static_cast<size_t>(i)].state != State::Ready) continue;
       b.current = i;
+      void* fake_stack = nullptr;
+      AsanEnter(&fake_stack, b.fibers[static_cast<size_t>(i)].stack, kStackBytes);
       tmc_fiber_switch(&b.sched_sp, b.fibers[static_cast<size_t>(i)].sp);
+      AsanArrivedInScheduler(fake_stack);
       ran = true;
     }
     if (b.aborted) break;
