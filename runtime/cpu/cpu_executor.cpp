@@ -24,6 +24,7 @@
 #include <thread>
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 #include <signal.h>
@@ -299,6 +300,11 @@ extern "C" void FiberMain() {
 // A fresh stack laid out as tmc_fiber_switch leaves one: control words,
 // six callee-saved registers, and FiberMain as the return address.
 void* InitialStack(char* stack) {
+#if defined(__SANITIZE_ADDRESS__)
+  // A reused stack still carries the poisoned redzones of frames that an
+  // earlier fiber left without returning (parked for good, or abandoned).
+  ASAN_UNPOISON_MEMORY_REGION(stack, kStackBytes);
+#endif
   auto top = reinterpret_cast<uintptr_t>(stack + kStackBytes) & ~uintptr_t{15};
   auto* sp = reinterpret_cast<uint64_t*>(top);
   *--sp = 0;                                          // FiberMain's (unused) return address
