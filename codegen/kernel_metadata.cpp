@@ -66,8 +66,9 @@ std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
     for (int64_t b : f->block) block += (block.empty() ? "" : ", ") + std::to_string(b);
     for (auto& [n, v] : f->ct_values) ct += (ct.empty() ? "" : ", ") + Quote(n) + ": " + std::to_string(v);
     out += fmt::format("\n      ],\n      \"grid\": [{}],\n      \"block\": [{}],\n      \"shared_bytes\": {},\n"
-                       "      \"dynamic_shared\": {},\n      \"compile_time\": {{{}}}\n    }}",
-                       grid, block, f->shared_bytes, f->shared_bytes > 48 * 1024 ? "true" : "false", ct);
+                       "      \"dynamic_shared\": {},\n      \"index_bits\": {},\n      \"compile_time\": {{{}}}\n    }}",
+                       grid, block, f->shared_bytes, f->shared_bytes > 48 * 1024 ? "true" : "false",
+                       f->global_index_bits, ct);
   }
   return out + "\n  ]\n}\n";
 }

@@ -31,8 +31,10 @@ kernel matmul_simt<BM: int in [64, 128], BN: int in [64, 128], BK: int in [8, 16
       sb[k, j] = (gk < K && gj < N) ? B[gk, gj] : 0.0;
     }
     sync;
-    for (i, j) in cmap on threadIdx.x {
-      for k in unroll(BK) {
+    // k outermost: each step is an outer product of a column of sa and a
+    // row of sb, so only BM/16 + BN/16 loaded values are live at a time.
+    for k in unroll(BK) {
+      for (i, j) in cmap on threadIdx.x {
         acc[i, j] += sa[i, k] * sb[k, j];
       }
     }

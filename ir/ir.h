@@ -352,6 +352,7 @@ struct Function {
   std::vector<std::pair<std::string, int64_t>> ct_values;
   std::string implements;
   int64_t shared_bytes = 0;          // set by plan-shared-memory
+  int global_index_bits = 64;        // set by flatten-buffers: 32 or 64 (PassContext)
   SourceRange loc;
   int next_var_id = 0;
   int64_t Threads() const;

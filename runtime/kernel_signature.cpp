@@ -3,6 +3,7 @@
 #include "runtime/kernel_signature.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 #include "runtime/json.h"
@@ -194,6 +195,8 @@ bool ParseKernelMetadata(const std::string& text, std::vector<KernelSignature>* 
                                          : ParamInfo::Kind::Scalar;
       if (const Json* shape = p.Get("shape"))
         for (const Json& d : shape->items) info.shape.push_back(d.str);
+      if (const Json* layout = p.Get("layout"); layout && layout->kind == Json::Kind::String)
+        info.dense = layout->str == "row_major" || layout->str == "col_major";
       if (info.shape.size() > TMC_MAX_RANK) {
         *error = "tensor '" + info.name + "' has more than 8 dimensions";
         return false;
@@ -206,6 +209,7 @@ bool ParseKernelMetadata(const std::string& text, std::vector<KernelSignature>* 
       for (const Json& b : block->items) sig.block.push_back(static_cast<int64_t>(b.number));
     if (const Json* s = k.Get("shared_bytes")) sig.shared_bytes = static_cast<int64_t>(s->number);
     if (const Json* d = k.Get("dynamic_shared")) sig.dynamic_shared = d->b;
+    if (const Json* b = k.Get("index_bits")) sig.index_bits = b->number == 32 ? 32 : 64;
     if (sig.grid.size() > 3 || sig.block.size() > 3) {
       *error = "kernel '" + sig.name + "' has more than 3 launch dimensions";
       return false;
@@ -217,6 +221,7 @@ bool ParseKernelMetadata(const std::string& text, std::vector<KernelSignature>* 
 
 bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_args, CheckedLaunch* out,
                     std::string* error) {
+  *out = CheckedLaunch{};  // nothing from an earlier check carries over
   std::vector<const ParamInfo*> written;
   for (const ParamInfo& p : sig.params)
     if (p.kind != ParamInfo::Kind::Shape) written.push_back(&p);
@@ -272,6 +277,20 @@ bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_arg
       } else if (it->second != extent) {
         *error = where(i) + ": dimension " + std::to_string(d) + " is " + std::to_string(extent) + " but " + f +
                  " = " + std::to_string(it->second) + " from " + bound_by[f];
+        return false;
+      }
+    }
+    // Each dimension is below 2^31, so the product of a rank <= 8 shape
+    // cannot overflow in double's exact range before passing 2^31.
+    if (sig.index_bits == 32 && p.dense) {
+      double elements = 1;
+      for (size_t d = 0; d < p.shape.size(); ++d) elements *= static_cast<double>(a.tensor.shape[d]);
+      if (elements > static_cast<double>(INT32_MAX)) {
+        char count[32];
+        std::snprintf(count, sizeof count, "%.0f", elements);
+        *error = where(i) + " has " + count + " elements, but kernel '" + sig.name +
+                 "' was compiled with 32-bit element offsets (at most 2^31 - 1 elements per tensor); compile it "
+                 "with -findex-bits=64";
         return false;
       }
     }

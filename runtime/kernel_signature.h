@@ -16,6 +16,7 @@ struct ParamInfo {
   enum class Kind { Tensor, Scalar, Shape } kind = Kind::Scalar;
   tmc_dtype dtype = TMC_F32;
   std::vector<std::string> shape;  // tensors: formulas over shape symbols
+  bool dense = true;               // tensors: row- or col-major (not strided or swizzled)
 };
 
 struct KernelSignature {
@@ -26,6 +27,9 @@ struct KernelSignature {
   std::vector<int64_t> block;
   int64_t shared_bytes = 0;
   bool dynamic_shared = false;
+  /// Width of the kernel's element offsets into dense tensors: with 32, a
+  /// launch with a tensor of 2^31 or more elements is refused.
+  int index_bits = 64;
 };
 
 /// Reads the kernels of `tmc --emit=meta` output.

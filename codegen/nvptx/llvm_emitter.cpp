@@ -7,11 +7,14 @@
 
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <map>
@@ -458,12 +461,16 @@ class Emitter {
   llvm::Value* FlatAddress(const Buffer& buf, const std::vector<Expr>& idx, bool is_write, SourceRange loc) {
     TMC_CHECK(idx.size() == 1, "unflattened access to " + buf.name);
     llvm::Value* base = buffers_.at(&buf);
-    llvm::Value* i = Value(idx[0]);
+    llvm::Value* i = IndexValue(idx[0]);
     llvm::Value* addr;
     if (buf.scope == MemScope::Register) {
       auto* alloca = llvm::cast<llvm::AllocaInst>(base);
       // Not inbounds: with checks on, the index may be out of range.
       addr = b_.CreateGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.CreateSExtOrTrunc(i, b_.getInt32Ty())});
+    } else if (!o_.host) {
+      // A valid access stays inside its tensor (out of bounds is an error
+      // the checker finds), which lets LLVM fold the index into the address.
+      addr = b_.CreateInBoundsGEP(MemTy(buf.elem), base, i);
     } else {
       addr = b_.CreateGEP(MemTy(buf.elem), base, i);
     }
@@ -479,6 +486,20 @@ class Emitter {
                                           : buf.scope == MemScope::Register ? TMC_CPU_REGISTER
                                                                             : TMC_CPU_GLOBAL),
                               b_.getInt32(static_cast<uint32_t>(Site(loc)))});
+  }
+
+  // An element offset. On the GPU its + - * cannot overflow (nsw) for a
+  // valid access: each index lies in its dimension and the whole offset in
+  // the tensor, whose size the runtime bounds (2^31 elements for 32-bit
+  // offsets), as C's signed int arithmetic lets nvcc assume. This lets
+  // LLVM widen, hoist and strength-reduce offsets across loops. On the host
+  // offsets wrap, so that the checker sees the offset actually computed.
+  llvm::Value* IndexValue(const Expr& e) {
+    bool saved = in_index_;
+    in_index_ = !o_.host;
+    llvm::Value* v = Value(e);
+    in_index_ = saved;
+    return v;
   }
 
   int32_t BufferId(const Buffer& b) {
@@ -597,9 +618,9 @@ class Emitter {
     ScalarKind t = e->lhs->type;
     bool fp = IsFloat(t), sg = IsSigned(t);
     switch (e->op) {
-      case BinaryOp::Add: return fp ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c);
-      case BinaryOp::Sub: return fp ? b_.CreateFSub(a, c) : b_.CreateSub(a, c);
-      case BinaryOp::Mul: return fp ? b_.CreateFMul(a, c) : b_.CreateMul(a, c);
+      case BinaryOp::Add: return fp ? b_.CreateFAdd(a, c) : b_.CreateAdd(a, c, "", false, in_index_ && sg);
+      case BinaryOp::Sub: return fp ? b_.CreateFSub(a, c) : b_.CreateSub(a, c, "", false, in_index_ && sg);
+      case BinaryOp::Mul: return fp ? b_.CreateFMul(a, c) : b_.CreateMul(a, c, "", false, in_index_ && sg);
       case BinaryOp::Div:
         if (fp) return b_.CreateFDiv(a, c);
         if (o_.host) c = HostDivisor(e, a, c, sg);
@@ -786,11 +807,14 @@ class Emitter {
         auto* src = c->args[1]->as<Load>();
         int64_t bytes = *AsConstInt(c->args[2]);
         if (o_.host) return HostCpAsync(*dst, *src, bytes);
-        LI::ID id = bytes == 16 ? LI::nvvm_cp_async_cg_shared_global_16
-                    : bytes == 8 ? LI::nvvm_cp_async_ca_shared_global_8
-                                 : LI::nvvm_cp_async_ca_shared_global_4;
-        b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, id),
-                      {Address(*dst->buffer, dst->indices), Address(*src->buffer, src->indices)});
+        // Inline PTX, not LLVM's intrinsic: with 32-bit shared pointers
+        // (nvptx-short-ptr) LLVM 19 has no instruction pattern for it.
+        // The shared address is a 32-bit register, as nvcc writes it.
+        std::string text = fmt::format("cp.async.{}.shared.global [$0], [$1], {};", bytes == 16 ? "cg" : "ca", bytes);
+        auto* type = llvm::FunctionType::get(b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy(kGlobalAS)}, false);
+        auto* asm_ = llvm::InlineAsm::get(type, text, "r,l,~{memory}", /*hasSideEffects=*/true);
+        llvm::Value* shared = b_.CreatePtrToInt(Address(*dst->buffer, dst->indices), b_.getInt32Ty());
+        b_.CreateCall(type, asm_, {shared, Address(*src->buffer, src->indices)});
         return b_.getInt32(0);
       }
       case I::CpAsyncCommit:
@@ -1001,7 +1025,8 @@ class Emitter {
   unsigned global_as_, shared_as_;
   llvm::Value* thread_ = nullptr;
   SourceRange cur_loc_;
-  bool atomic_access_ = false;  // Address() is called for an atomic's target
+  bool atomic_access_ = false;
+  bool in_index_ = false;  // emitting an element offset (IndexValue)  // Address() is called for an atomic's target
   std::unique_ptr<llvm::DIBuilder> dib_;
   llvm::DISubprogram* sp_ = nullptr;
   std::map<const Buffer*, llvm::Value*> extents_;

@@ -3,11 +3,14 @@
 // ptxas accepts.
 #include "codegen/nvptx/nvptx_backend.h"
 
+#include "codegen/nvptx/rematerialize_in_loops.h"
+
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -23,6 +26,17 @@ namespace {
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 
+// Shared memory (address space 3) through 32-bit pointers, as nvcc does:
+// a shared address fits in 32 bits, and 64-bit ones cost two registers
+// each and 64-bit arithmetic. LLVM offers this only as a command-line
+// option (it changes the data layout the target machine computes), so it
+// is set once per process before the first target machine is made.
+void UseShortSharedPointers() {
+  auto& options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("nvptx-short-ptr");
+  if (it != options.end()) static_cast<llvm::cl::opt<bool>*>(it->second)->setValue(true);
+}
+
 std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, std::string* error) {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -30,12 +44,16 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, st
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    UseShortSharedPointers();
   });
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, *error);
   if (!target) return nullptr;
   // DWARF sections in PTX (label differences) need PTX ISA 7.5.
   std::string features = o.arch == "sm_90a" ? "+ptx80" : o.dwarf ? "+ptx75" : "";
   llvm::TargetOptions topts;
+  // Contraction of a*b+c into fma.rn (one rounding), as nvcc --fmad=true;
+  // otherwise the back end prints mul.rn/add.rn, which ptxas must not fuse.
+  topts.AllowFPOpFusion = o.fp_contract ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
   llvm::CodeGenOptLevel level = o.opt_level <= 0   ? llvm::CodeGenOptLevel::None
                                 : o.opt_level == 1 ? llvm::CodeGenOptLevel::Less
                                 : o.opt_level == 2 ? llvm::CodeGenOptLevel::Default
@@ -106,6 +124,11 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
   llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
                                                                      : pb.buildPerModuleDefaultPipeline(level);
   mpm.run(m, mam);
+  if (level != llvm::OptimizationLevel::O0) {
+    unsigned budget = 40;
+    if (const char* env = std::getenv("TMC_REMAT_BUDGET")) budget = static_cast<unsigned>(std::atoi(env));
+    for (llvm::Function& f : m) RematerializeInLoops(f, budget);
+  }
   return true;
 }
 

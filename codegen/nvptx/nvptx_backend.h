@@ -12,6 +12,7 @@ struct NvptxOptions {
   std::string libdevice;       // path of libdevice.10.bc
   int opt_level = 3;           // 0..3: LLVM's -O0..-O3 pipeline and code generation level
   bool dwarf = false;          // the module has full debug information (needs PTX ISA 7.5)
+  bool fp_contract = true;     // fuse a*b+c into fma (nvcc's default --fmad=true); -ffp-contract=off
 };
 
 /// Links the libdevice functions the module uses, internalizes everything

@@ -19,19 +19,19 @@ Expr Mul(Expr a, Expr b) { return Binary::Make(BinaryOp::Mul, std::move(a), std:
 
 class Flatten : public Mutator {
  public:
-  explicit Flatten(bool keep_source) : keep_source_(keep_source) {}
+  Flatten(bool keep_source, int index_bits) : keep_source_(keep_source), index_bits_(index_bits) {}
 
  protected:
   Expr Visit(const Load* l, const Expr& self) override {
     bool changed = false;
     auto idx = MutateAll(l->indices, &changed);
     (void)self;
-    return Load::Make(l->buffer, {FlatOffset(*l->buffer, idx)}, Source(l->buffer, idx, l->source));
+    return Load::Make(l->buffer, {FlatOffset(*l->buffer, idx, index_bits_)}, Source(l->buffer, idx, l->source));
   }
   Stmt Visit(const Store* s, const Stmt&) override {
     bool changed = false;
     auto idx = MutateAll(s->indices, &changed);
-    return Store::Make(s->buffer, {FlatOffset(*s->buffer, idx)}, Mutate(s->value), Source(s->buffer, idx, s->source));
+    return Store::Make(s->buffer, {FlatOffset(*s->buffer, idx, index_bits_)}, Mutate(s->value), Source(s->buffer, idx, s->source));
   }
 
  private:
@@ -46,12 +46,15 @@ class Flatten : public Mutator {
     return SourceAccess{b, idx};
   }
   bool keep_source_;
+  int index_bits_;
 };
 
 }  // namespace
 
-Expr FlatOffset(const Buffer& b, const std::vector<Expr>& indices) {
-  ScalarKind t = b.scope == MemScope::Global ? ScalarKind::I64 : ScalarKind::I32;
+Expr FlatOffset(const Buffer& b, const std::vector<Expr>& indices, int global_index_bits) {
+  bool dense = b.layout == LayoutKind::RowMajor || b.layout == LayoutKind::ColMajor;
+  bool wide = b.scope == MemScope::Global && (global_index_bits == 64 || !dense);
+  ScalarKind t = wide ? ScalarKind::I64 : ScalarKind::I32;
   auto cv = [&](const Expr& e) { return Cast::Make(t, e); };
   size_t n = indices.size();
   Expr off;
@@ -93,9 +96,8 @@ int64_t AllocatedElements(const Buffer& b) {
 }
 
 void FlattenBuffers(Function& fn, PassContext& ctx) {
-  // Parameters of global buffers index in i64: convert their shapes once
-  // here, where the offsets are built (see FlatOffset).
-  fn.body = Flatten(ctx.keep_source_indices).Mutate(fn.body);
+  fn.global_index_bits = ctx.global_index_bits;
+  fn.body = Flatten(ctx.keep_source_indices, ctx.global_index_bits).Mutate(fn.body);
 }
 
 }  // namespace tmc::ir

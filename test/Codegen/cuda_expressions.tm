@@ -31,4 +31,4 @@ kernel nested(X: i32[4], Y: i8[4], Z: f16[4], U: u16[4]) block(4) {
 // CHECK: = tmc_min<int32_t>(tmc_max<int32_t>(tmc_min<int32_t>(
 // CHECK: = tmc_abs<int8_t>((int8_t)(tmc_abs<int8_t>(
 // The absolute value of an unsigned number is the number.
-// CHECK: U[(int64_t)(t_0)] = U[(int64_t)(t_0)];
+// CHECK: U[t_0] = U[t_0];

@@ -19,4 +19,5 @@ kernel k<BK: int in [8, 16] = 8>(A: f32[M, K], v: f32, B: f16[K] col_major)
 // CHECK-NEXT: "block": [64, 2],
 // CHECK-NEXT: "shared_bytes": 4096,
 // CHECK-NEXT: "dynamic_shared": false,
+// CHECK-NEXT: "index_bits": 32,
 // CHECK-NEXT: "compile_time": {"BK": 16}

@@ -12,8 +12,8 @@
 // RUN: FileCheck %s --check-prefix=ANY < %t.err
 // RUN: %tmc %s --emit=ast --print-after=unroll 2>&1 | FileCheck %s --check-prefix=ANY
 
-kernel k(Y: f32[32]) block(32) {
-  for i in spatial(32) on threadIdx.x { Y[i] = 1.0; }
+kernel k(Y: f32[2, 32]) block(32) {
+  for i in spatial(32) on threadIdx.x { Y[1, i] = 1.0; }
 }
 // CHECK: IR after lower-task-mappings
 // CHECK: IR after simplify
@@ -25,5 +25,5 @@ kernel k(Y: f32[32]) block(32) {
 // CUDA-NOT: IR after
 // CUDA: __global__
 // STOP: if (w < 32)
-// STOP: Y[i] = 1.0
+// STOP: Y[1, i] = 1.0
 // BAD: tmc: error: unknown pass 'nonsense' (passes: lower-task-mappings, split-tails, unroll, simplify, flatten-buffers, check-register-indices, check-register-memory, plan-shared-memory)

@@ -7,7 +7,7 @@ kernel covered(Y: f32[256]) block(256) {
 }
 // CHECK-LABEL: kernel covered
 // CHECK-NOT: if
-// CHECK: Y[i64(i)] = 1.0
+// CHECK: Y[i] = 1.0
 
 kernel partial(Y: f32[64]) block(128) {   // 64 workers, 128 threads: keep the guard
   for i in spatial(64) on threadIdx.x { Y[i] = 1.0; }
@@ -20,4 +20,4 @@ kernel lanes(Y: i32[32]) block(32) {
   Y[t % 32] = t / 32 + 4 * 8;
 }
 // CHECK-LABEL: kernel lanes
-// CHECK: Y[i64(t)] = 32
+// CHECK: Y[t] = 32

@@ -31,6 +31,7 @@ constexpr const char* kMatmulMeta = R"json({
       "block": [256],
       "shared_bytes": 4096,
       "dynamic_shared": false,
+      "index_bits": 32,
       "compile_time": {"BM": 64, "BN": 64, "BK": 8}
     },
     {
@@ -87,6 +88,29 @@ TEST_F(RuntimeTest, ParsesMetadata) {
   EXPECT_EQ(k.block, (std::vector<int64_t>{256}));
   EXPECT_TRUE(kernels[1].dynamic_shared);
   EXPECT_EQ(kernels[1].shared_bytes, 65536);
+  EXPECT_EQ(k.index_bits, 32);
+  EXPECT_EQ(kernels[1].index_bits, 64);  // metadata without the field: 64-bit offsets
+}
+
+// A kernel with 32-bit element offsets refuses a tensor of 2^31 or more
+// elements (each dimension alone is legal); one with 64-bit offsets takes it.
+TEST_F(RuntimeTest, RefusesTensorsPast32BitOffsets) {
+  CheckedLaunch launch;
+  std::string error;
+  std::vector<tmc_arg> args = {Tensor(TMC_F32, {65536, 32768}), Tensor(TMC_F32, {32768, 2}),
+                               Tensor(TMC_F32, {65536, 2}), Scalar(TMC_F32, 1.0)};
+  EXPECT_FALSE(CheckArguments(kernels[0], args.data(), 4, &launch, &error));
+  EXPECT_EQ(error,
+            "argument 1 ('A') has 2147483648 elements, but kernel 'matmul_simt' was compiled with 32-bit element "
+            "offsets (at most 2^31 - 1 elements per tensor); compile it with -findex-bits=64");
+  args[0] = Tensor(TMC_F32, {65535, 32768});  // 2^31 - 32768 elements
+  args[2] = Tensor(TMC_F32, {65535, 2});
+  EXPECT_TRUE(CheckArguments(kernels[0], args.data(), 4, &launch, &error)) << error;
+  KernelSignature wide = kernels[0];
+  wide.index_bits = 64;
+  args[0] = Tensor(TMC_F32, {65536, 32768});
+  args[2] = Tensor(TMC_F32, {65536, 2});
+  EXPECT_TRUE(CheckArguments(wide, args.data(), 4, &launch, &error)) << error;
 }
 
 TEST_F(RuntimeTest, BindsShapesAndComputesTheGrid) {

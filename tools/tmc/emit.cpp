@@ -18,6 +18,7 @@ namespace tmc::driver {
 std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags) {
   std::unique_ptr<ir::Module> module = ir::LowerFromAst(m);
   ir::PassContext ctx{&diags, o.sm, o.arch};
+  ctx.global_index_bits = o.index_bits;
   ir::PipelineOptions popts{o.print_after, o.print_after_all, o.stop_after, o.verify_each};
   // --print-after* goes to standard error, whatever --emit writes, as in
   // LLVM's tools; the pipeline's errors and warnings are the same for every
@@ -38,7 +39,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
   eopts.sources = &diags.sources();
   std::unique_ptr<llvm::Module> lm = codegen::EmitLlvm(*module, context, eopts);
   codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath(), o.opt_level,
-                              o.debug_info == DebugInfo::Full};
+                              o.debug_info == DebugInfo::Full, o.fp_contract};
   std::string error;
   if (!codegen::OptimizeForNvptx(*lm, nopts, &error)) {
     diags.Report(SourceRange{}, DiagKind::BackendFailed, error);

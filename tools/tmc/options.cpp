@@ -154,6 +154,18 @@ const Flag kFlags[] = {
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 2, true; }},
     {"-O3", Form::Switch, nullptr, kCompile, nullptr,
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 3, true; }},
+    {"-ffp-contract=", Form::Joined, "fast|off", kCompile | kRun,
+     "fuse a * b + c into one fma (fast, the default, as nvcc\n--fmad=true) or keep each rounding (off)",
+     [](Options* o, const std::string& v, std::string* e) {
+       if (v != "fast" && v != "off" && v != "on") return Error(e, "invalid value '" + v + "' in '-ffp-contract=" + v + "'; expected fast or off");
+       return o->fp_contract = v != "off", true;
+     }},
+    {"-findex-bits=", Form::Joined, "32|64", kCompile | kRun,
+     "width of element offsets into global tensors on the GPU:\n32 (default; the runtime refuses tensors of 2^31 or\nmore elements) or 64",
+     [](Options* o, const std::string& v, std::string* e) {
+       if (v != "32" && v != "64") return Error(e, "invalid value '" + v + "' in '-findex-bits=" + v + "'; expected 32 or 64");
+       return o->index_bits = v == "32" ? 32 : 64, true;
+     }},
     {"-lineinfo", Form::Switch, nullptr, kCompile, "PTX line information (.file/.loc) for the .tm source,\nas nvcc -lineinfo (profilers show .tm lines)",
      [](Options* o, const std::string&, std::string*) { return o->debug_info = std::max(o->debug_info, DebugInfo::LineTables), true; }},
     {"-g", Form::Switch, nullptr, kCompile, "full debug information (implies -lineinfo)",

@@ -295,8 +295,29 @@ const ast::OpDecl* ImplementedOp(const sema::CheckedModule& m, const ast::Kernel
   return s && s->kind == sema::Symbol::Kind::Op ? static_cast<const ast::OpDecl*>(s->decl) : nullptr;
 }
 
+// The module as `tmc --emit=ptx` compiles it with the same flags (32-bit
+// offsets, fma contraction), for a GPU run or a replay case: lowered again,
+// since the CPU executor's lowering keeps 64-bit offsets and source indices.
+struct GpuCode {
+  std::string ptx, meta;
+};
+bool CompileGpuCode(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags, GpuCode* out,
+                    std::string* error) {
+  std::unique_ptr<ir::Module> module = ir::LowerFromAst(m);
+  ir::PassContext ctx{&diags, o.sm, o.arch};
+  ctx.global_index_bits = o.index_bits;
+  std::string log;
+  if (!ir::RunPipeline(*module, ctx, {}, &log) || diags.HasErrors()) return *error = "the GPU lowering failed", false;
+  llvm::LLVMContext lctx;
+  auto lm = codegen::EmitLlvm(*module, lctx);
+  codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath(), o.opt_level, false, o.fp_contract};
+  if (!codegen::OptimizeForNvptx(*lm, nopts, error) || !codegen::EmitPtx(*lm, nopts, &out->ptx, error)) return false;
+  out->meta = codegen::KernelMetadataJson(*module, o.arch);
+  return true;
+}
+
 // Writes a replay case for bench/gpu/check.sh; returns an error or "".
-std::string SaveCase(const std::string& dir, const ir::Module& module, const ir::Function& fn, const std::string& arch,
+std::string SaveCase(const std::string& dir, const GpuCode& code, const ir::Function& fn,
                      const std::vector<Storage>& initial, size_t output,
                      const std::vector<std::pair<size_t, double>>& scalars, const std::vector<double>& reference,
                      runtime::Tolerance tol) {
@@ -304,11 +325,6 @@ std::string SaveCase(const std::string& dir, const ir::Module& module, const ir:
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) return "cannot create '" + dir + "': " + ec.message();
-  llvm::LLVMContext lctx;
-  auto lm = codegen::EmitLlvm(module, lctx);
-  codegen::NvptxOptions nopts{arch, codegen::DefaultLibdevicePath()};
-  std::string perr, ptx;
-  if (!codegen::OptimizeForNvptx(*lm, nopts, &perr) || !codegen::EmitPtx(*lm, nopts, &ptx, &perr)) return perr;
   std::ostringstream manifest, args;
   manifest << "kernel " << fn.name << "\ntolerance " << tol.rtol << "\natol " << tol.atol << "\n";
   size_t offset = 0, ti = 0;
@@ -341,8 +357,8 @@ std::string SaveCase(const std::string& dir, const ir::Module& module, const ir:
     return "";
   };
   std::string expected(reinterpret_cast<const char*>(reference.data()), reference.size() * sizeof(double));
-  for (auto [name, bytes] : {std::pair<const char*, std::string>{"kernel.ptx", ptx},
-                             {"meta.json", codegen::KernelMetadataJson(module, arch)},
+  for (auto [name, bytes] : {std::pair<const char*, std::string>{"kernel.ptx", code.ptx},
+                             {"meta.json", code.meta},
                              {"args.bin", args.str()},
                              {"manifest.txt", manifest.str()},
                              {"expected.bin", expected}})
@@ -505,6 +521,15 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   double best_ms = 0, spread_ms = 0;
   bool bench_done = false;
   std::optional<codegen::CpuModule> cpu;
+  // Compiled once, on first use (a confirming rerun reuses it).
+  std::optional<GpuCode> gpu;
+  auto gpu_code = [&]() -> const GpuCode* {
+    if (gpu) return &*gpu;
+    GpuCode code;
+    std::string err;
+    if (!CompileGpuCode(*site.module, o, diags, &code, &err)) return fail(err), nullptr;
+    return &gpu.emplace(std::move(code));
+  };
   auto execute = [&](int pattern) -> bool {
     for (size_t i = 0; i < tensors.size(); ++i) tensors[i].words = inputs[i].words;
     if (pattern < 0) std::fill(out.words.begin(), out.words.end(), 0);
@@ -512,15 +537,11 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     if (o.target == "cuda") {
       tmc_context* cu = nullptr;
       if (tmc_init(0, &cu) != TMC_SUCCESS) return fail(tmc_last_error()), false;
-      llvm::LLVMContext lctx;
-      auto lm = codegen::EmitLlvm(*module, lctx);
-      codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath()};
-      std::string err, ptx;
-      if (!codegen::OptimizeForNvptx(*lm, nopts, &err) || !codegen::EmitPtx(*lm, nopts, &ptx, &err)) return fail(err), false;
-      std::string meta = codegen::KernelMetadataJson(*module, o.arch);
+      const GpuCode* code = gpu_code();
+      if (!code) return false;
       tmc_module* mod = nullptr;
       tmc_kernel* k = nullptr;
-      if (tmc_module_load(cu, ptx.c_str(), ptx.size() + 1, meta.c_str(), &mod) != TMC_SUCCESS ||
+      if (tmc_module_load(cu, code->ptx.c_str(), code->ptx.size() + 1, code->meta.c_str(), &mod) != TMC_SUCCESS ||
           tmc_module_get_kernel(mod, fn->name.c_str(), &k) != TMC_SUCCESS)
         return fail(tmc_last_error()), false;
       std::vector<tmc_arg> args;
@@ -655,7 +676,9 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     if (o.atol) tol.atol = *o.atol;
     runtime::Comparison c = runtime::CompareOutput(out.data(), out_type, out.Size(), ref.values.data(), tol, unwritten);
     if (!o.save_case.empty()) {
-      std::string e = SaveCase(o.save_case, *module, *fn, o.arch, inputs, output, scalars, ref.values, tol);
+      const GpuCode* code = gpu_code();
+      if (!code) return 1;
+      std::string e = SaveCase(o.save_case, *code, *fn, inputs, output, scalars, ref.values, tol);
       if (!e.empty()) return fail("--save-case: " + e);
     }
     pass = c.pass;
