@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/divisibility.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "support/check.h"
 
@@ -195,6 +196,10 @@ class Printer {
       case StmtKind::IfStmt: {
         auto* i = s->as<IfStmt>();
         Line(d, "if (" + Expr(i->cond) + ") {");
+        // Divisibility the condition states, for nvcc's alignment analysis
+        // (ir/divisibility.h).
+        for (auto& [x, c] : DivisibilityFacts(i->cond))
+          Line(d + 1, "__builtin_assume(((" + Expr(x) + ") & " + std::to_string(c - 1) + ") == 0);");
         Stmt(i->then_body, d + 1);
         if (i->else_body) {
           Line(d, "} else {");
