@@ -6,7 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <optional>
+
 #include "ir/divisibility.h"
+#include "support/half.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "support/check.h"
 
@@ -328,6 +332,7 @@ class Printer {
         if (s == "nan" || s == "-nan") s = "NAN";
         if (e->type == ScalarKind::F64) return s;
         if (e->type == ScalarKind::F32) return s.find_first_of("IN") == std::string::npos ? s + "f" : s;
+        if (auto bits = NarrowConstant(e->type, v)) return *bits;
         // INFINITY and NAN are float constants already (no `f` suffix).
         return "(" + CType(e->type) + ")(" + s + (s.find_first_of("IN") == std::string::npos ? "f" : "") + ")";
       }
@@ -363,6 +368,10 @@ class Printer {
       }
       case ExprKind::Cast: {
         auto* c = e->as<Cast>();
+        if (auto* f = c->operand->as<FloatImm>())
+          if (auto bits = NarrowConstant(e->type, f->value)) return *bits;
+        if (auto i = AsConstInt(c->operand); i && *i >= -(1 << 24) && *i <= (1 << 24))
+          if (auto bits = NarrowConstant(e->type, static_cast<double>(*i))) return *bits;
         std::string v = Expr(c->operand);
         ScalarKind from = c->operand->type;
         // __half and __nv_bfloat16 compare with 0 ambiguously: through float.
@@ -385,6 +394,17 @@ class Printer {
       case ExprKind::Call: return Call(e->as<ir::Call>());
     }
     return "0";
+  }
+
+  // A half or bfloat16 constant as its bits: a constexpr __half_raw, not a
+  // conversion at run time (cuda_fp16 converts with inline assembly that
+  // nvcc cannot fold). Only for values float holds exactly, so that
+  // rounding float to the type is the one rounding of the conversion.
+  static std::optional<std::string> NarrowConstant(ScalarKind t, double v) {
+    if (!Narrow(t) || !(static_cast<double>(static_cast<float>(v)) == v || std::isnan(v))) return std::nullopt;
+    float f = static_cast<float>(v);
+    if (t == ScalarKind::F16) return fmt::format("__half(__half_raw{{0x{:04x}u}})", FloatToHalf(f));
+    return fmt::format("__nv_bfloat16(__nv_bfloat16_raw{{0x{:04x}u}})", FloatToBf16(f));
   }
 
   std::string Call(const ir::Call* c) {
