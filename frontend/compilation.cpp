@@ -1,5 +1,6 @@
 // Import resolution: `import std.nn;` -> <stdlib>/nn.tm; `import a.b;` ->
 // a/b.tm in the importing file's directory, then in each -I directory.
+#include "support/time_report.h"
 #include "frontend/compilation.h"
 
 #include <cerrno>
@@ -54,7 +55,11 @@ sema::CheckedModule* Compilation::CompileBuffer(const std::string& name, std::st
 }
 
 sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::string& module_name) {
-  std::unique_ptr<ast::Module> tree = ParseFile(file_id, diags_, options_.parse);
+  std::unique_ptr<ast::Module> tree;
+  {
+    StageTimer timer("parse");
+    tree = ParseFile(file_id, diags_, options_.parse);
+  }
   if (!tree) return nullptr;
   auto module = std::make_unique<sema::CheckedModule>();
   module->name = module_name;
@@ -67,6 +72,7 @@ sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::str
   }
   sema::CheckOptions check = options_.check;
   check.find_import = [this, file_id](const std::string& name) { return FindImport(name, file_id); };
+  StageTimer timer("check");  // imports parsed meanwhile count as parse
   sema::CheckModule(*raw, types_, diags_, check,
                     [&](const ast::Import& imp) { return ResolveImport(imp, file_id); });
   return raw;

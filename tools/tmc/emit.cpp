@@ -12,11 +12,12 @@
 #include "ir/from_ast.h"
 #include "ir/printer.h"
 #include "ir/transforms/pipeline.h"
+#include "support/time_report.h"
 
 namespace tmc::driver {
 
 std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags) {
-  std::unique_ptr<ir::Module> module = ir::LowerFromAst(m);
+  std::unique_ptr<ir::Module> module;
   ir::PassContext ctx{&diags, o.sm, o.arch};
   ctx.global_index_bits = o.index_bits;
   ir::PipelineOptions popts{o.print_after, o.print_after_all, o.stop_after, o.verify_each};
@@ -24,11 +25,19 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
   // LLVM's tools; the pipeline's errors and warnings are the same for every
   // --emit, so a plain check (--emit=check) reports them too.
   std::string log;
-  bool ok = ir::RunPipeline(*module, ctx, popts, &log);
+  bool ok;
+  {
+    StageTimer timer("IR lowering and passes");
+    module = ir::LowerFromAst(m);
+    ok = ir::RunPipeline(*module, ctx, popts, &log);
+  }
   std::fwrite(log.data(), 1, log.size(), stderr);
   if (!ok || o.emit == "check" || o.emit == "ast") return "";
   if (o.emit == "ir") return ir::Print(*module);
-  if (o.emit == "cuda") return codegen::EmitCuda(*module);
+  if (o.emit == "cuda") {
+    StageTimer timer("CUDA C emission");
+    return codegen::EmitCuda(*module);
+  }
   if (o.emit == "meta") return codegen::KernelMetadataJson(*module, o.arch);
 
   llvm::LLVMContext context;
@@ -37,11 +46,20 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
                 : o.debug_info == DebugInfo::LineTables ? codegen::LlvmEmitOptions::Debug::LineTables
                                                         : codegen::LlvmEmitOptions::Debug::None;
   eopts.sources = &diags.sources();
-  std::unique_ptr<llvm::Module> lm = codegen::EmitLlvm(*module, context, eopts);
+  std::unique_ptr<llvm::Module> lm;
+  {
+    StageTimer timer("LLVM IR emission");
+    lm = codegen::EmitLlvm(*module, context, eopts);
+  }
   codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath(), o.opt_level,
                               o.debug_info == DebugInfo::Full, o.fp_contract};
   std::string error;
-  if (!codegen::OptimizeForNvptx(*lm, nopts, &error)) {
+  bool optimized;
+  {
+    StageTimer timer("LLVM optimization");
+    optimized = codegen::OptimizeForNvptx(*lm, nopts, &error);
+  }
+  if (!optimized) {
     diags.Report(SourceRange{}, DiagKind::BackendFailed, error);
     return "";
   }
@@ -52,13 +70,22 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     return text;
   }
   std::string ptx;
-  if (!codegen::EmitPtx(*lm, nopts, &ptx, &error)) {
+  bool emitted;
+  {
+    StageTimer timer("NVPTX code generation");
+    emitted = codegen::EmitPtx(*lm, nopts, &ptx, &error);
+  }
+  if (!emitted) {
     diags.Report(SourceRange{}, DiagKind::BackendFailed, error);
     return "";
   }
   if (o.emit == "ptx") return ptx;
   // sm_90a PTX assembles for sm_90a only; the others for their own arch.
-  codegen::PtxasResult cubin = codegen::AssemblePtx(ptx, o.arch, o.ptxas_verbose);
+  codegen::PtxasResult cubin;
+  {
+    StageTimer timer("ptxas");
+    cubin = codegen::AssemblePtx(ptx, o.arch, o.ptxas_verbose);
+  }
   if (!cubin.ok) {
     diags.Report(SourceRange{}, DiagKind::BackendFailed, cubin.error);
     return "";

@@ -12,6 +12,7 @@
 #include <memory>
 #include <string>
 
+#include "support/time_report.h"
 #include "frontend/ast/ast_printer.h"
 #include "frontend/compilation.h"
 #include "ir/from_ast.h"
@@ -96,6 +97,11 @@ int RealMain(int argc, char** argv) {
   bool exit_now = false;
   if (!ParseOptions(argc, argv, &o, &exit_now)) return 1;
   if (exit_now) return 0;
+  if (o.time_report) TimeReport::Enable();
+  // Printed on every way out, like clang's -ftime-report.
+  struct PrintReport {
+    ~PrintReport() { std::fputs(TimeReport::Format().c_str(), stderr); }
+  } print_report;
   if (o.stdlib_dir.empty()) {
     const char* env = std::getenv("TMC_STDLIB_DIR");
     o.stdlib_dir = env ? env : TMC_DEFAULT_STDLIB_DIR;

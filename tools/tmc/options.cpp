@@ -166,6 +166,9 @@ const Flag kFlags[] = {
        if (v != "32" && v != "64") return Error(e, "invalid value '" + v + "' in '-findex-bits=" + v + "'; expected 32 or 64");
        return o->index_bits = v == "32" ? 32 : 64, true;
      }},
+    {"-ftime-report", Form::Switch, nullptr, kCompile,
+     "print the time of each stage (parse, check, IR passes,\nLLVM optimization, NVPTX code generation, ptxas)\nto standard error",
+     [](Options* o, const std::string&, std::string*) { return o->time_report = true, true; }},
     {"-lineinfo", Form::Switch, nullptr, kCompile, "PTX line information (.file/.loc) for the .tm source,\nas nvcc -lineinfo (profilers show .tm lines)",
      [](Options* o, const std::string&, std::string*) { return o->debug_info = std::max(o->debug_info, DebugInfo::LineTables), true; }},
     {"-g", Form::Switch, nullptr, kCompile, "full debug information (implies -lineinfo)",

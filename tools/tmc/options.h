@@ -35,6 +35,7 @@ struct Options {
   bool verify_each = false;
   bool ptxas_verbose = false;  // -v
   int opt_level = 3;           // -O0 .. -O3
+  bool time_report = false;    // -ftime-report
   bool fp_contract = true;     // -ffp-contract=fast (default) | off
   int index_bits = 32;         // -findex-bits=32 (default) | 64: offsets into global tensors on the GPU
   DebugInfo debug_info = DebugInfo::None;
