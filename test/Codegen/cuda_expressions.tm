@@ -7,15 +7,16 @@
 // abs is printed once (26 nested levels once wrote ~1.8 GB).
 // RUN: %python -c "import sys; n = len(open(sys.argv[1]).read()); sys.exit(0 if n < 12000 else 'CUDA C of %%d bytes' %% n)" %t/e.cu
 
-// A folded f16 or bf16 infinity or NaN was printed as INFINITYf / NANf.
+// A folded f16 or bf16 infinity or NaN was printed as INFINITYf / NANf;
+// now f16 and bf16 constants are their bits (no conversion at run time).
 kernel special(H: f16[4], B: bf16[4]) block(4) {
   let t = threadIdx.x;
   H[t] = H[t] - f16(1.0) / f16(0.0);
   B[t] = B[t] * (bf16(0.0) / bf16(0.0));
 }
 // CHECK-LABEL: special(
-// CHECK: = (__half)(H[{{.*}}] - (__half)(INFINITY));
-// CHECK: = (__nv_bfloat16)(B[{{.*}}] * (__nv_bfloat16)(NAN));
+// CHECK: = (__half)(H[{{.*}}] - __half(__half_raw{0x7c00u}));
+// CHECK: = (__nv_bfloat16)(B[{{.*}}] * __nv_bfloat16(__nv_bfloat16_raw{0x{{7f|ff}}c0u}));
 
 kernel nested(X: i32[4], Y: i8[4], Z: f16[4], U: u16[4]) block(4) {
   let t = threadIdx.x;
