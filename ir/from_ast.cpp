@@ -670,12 +670,13 @@ class Lowering {
 
 }  // namespace
 
-std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module) {
+std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module, const std::string& only_kernel) {
   auto out = std::make_unique<Module>();
   out->name = module.name;
   Lowering lowering(*out);
   for (const ast::Decl* d : module.ast->decls)
-    if (auto* k = ast::dyn_cast<ast::KernelDecl>(d)) lowering.LowerKernel(module, k);
+    if (auto* k = ast::dyn_cast<ast::KernelDecl>(d); k && (only_kernel.empty() || k->name.name == only_kernel))
+      lowering.LowerKernel(module, k);
   return out;
 }
 

@@ -9,8 +9,9 @@
 
 namespace tmc::ir {
 
-/// Lowers every kernel of `module` (which must have passed checking) and
-/// the device functions they use, from this module or imported ones.
-std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module);
+/// Lowers every kernel of `module` (which must have passed checking), or
+/// only the one named `only_kernel` when it is not empty, and the device
+/// functions they use, from this module or imported ones.
+std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module, const std::string& only_kernel = "");
 
 }  // namespace tmc::ir

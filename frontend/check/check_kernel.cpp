@@ -59,9 +59,13 @@ void Checker::CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance) {
       if (v) candidates.push_back(*v);
       ok = ok && v;
     }
+    instance.ct_candidates.emplace_back(p.name.name, candidates);
     std::optional<int64_t> value;
     SourceRange value_range = p.name.range;
-    if (auto it = options_.defines.find(p.name.name); it != options_.defines.end()) {
+    auto own = options_.kernel_defines.find(decl->name.name);
+    if (own != options_.kernel_defines.end() && own->second.count(p.name.name)) {
+      value = own->second.at(p.name.name);
+    } else if (auto it = options_.defines.find(p.name.name); it != options_.defines.end()) {
       value = it->second;
     } else if (p.default_value) {
       value = eval(p.default_value);

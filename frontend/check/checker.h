@@ -68,6 +68,9 @@ class Scope {
 /// The chosen value of each compile-time parameter of a kernel.
 struct KernelInstance {
   std::vector<std::pair<std::string, int64_t>> ct_values;
+  /// Each compile-time parameter's candidate values (`in [...]`), in
+  /// declaration order; empty for a parameter without a list.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> ct_candidates;
   std::vector<Dim> block;
   std::vector<std::string> grid;
 };
@@ -97,6 +100,9 @@ struct ImportHint {
 struct CheckOptions {
   /// `-D NAME=VALUE`: compile-time parameter values.
   std::map<std::string, int64_t> defines;
+  /// Values for the parameters of one kernel (by kernel name), before
+  /// `defines`: how --all-candidates instantiates one kernel of a module.
+  std::map<std::string, std::map<std::string, int64_t>> kernel_defines;
   /// Where an undeclared name is declared in an importable module (for the
   /// `add 'import std.nn;'` hint); none when unset.
   std::function<std::vector<ImportHint>(const std::string& name)> find_import;

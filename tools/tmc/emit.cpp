@@ -16,7 +16,8 @@
 
 namespace tmc::driver {
 
-std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags) {
+std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
+                       const std::string& only_kernel, std::string* meta) {
   std::unique_ptr<ir::Module> module;
   ir::PassContext ctx{&diags, o.sm, o.arch};
   ctx.global_index_bits = o.index_bits;
@@ -28,11 +29,12 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
   bool ok;
   {
     StageTimer timer("IR lowering and passes");
-    module = ir::LowerFromAst(m);
+    module = ir::LowerFromAst(m, only_kernel);
     ok = ir::RunPipeline(*module, ctx, popts, &log);
   }
   std::fwrite(log.data(), 1, log.size(), stderr);
   if (!ok || o.emit == "check" || o.emit == "ast") return "";
+  if (meta) *meta = codegen::KernelMetadataJson(*module, o.arch);
   if (o.emit == "ir") return ir::Print(*module);
   if (o.emit == "cuda") {
     StageTimer timer("CUDA C emission");

@@ -18,6 +18,7 @@
 #include "ir/from_ast.h"
 #include "ir/printer.h"
 #include "ir/transforms/pipeline.h"
+#include "tools/tmc/all_candidates.h"
 #include "tools/tmc/emit.h"
 #include "support/diagnostic_verifier.h"
 #include "tools/tmc/mapping_command.h"
@@ -126,6 +127,7 @@ int RealMain(int argc, char** argv) {
     PrintSummary(diags);
     return rc;
   }
+  if (o.all_candidates) return CompileAllCandidates(o);
   if (o.command == "mapping") {
     RunMappingCommand(o, sm, diags, &output);
   } else {

@@ -166,6 +166,15 @@ const Flag kFlags[] = {
        if (v != "32" && v != "64") return Error(e, "invalid value '" + v + "' in '-findex-bits=" + v + "'; expected 32 or 64");
        return o->index_bits = v == "32" ? 32 : 64, true;
      }},
+    {"--all-candidates", Form::Switch, nullptr, kCompile,
+     "compile every candidate of each kernel's parameter space\nthat satisfies its 'where' clause (one PTX, cubin or CUDA\nfile per candidate and index.json in the directory -o\nnames; -D fixes a parameter); on all cores",
+     [](Options* o, const std::string&, std::string*) { return o->all_candidates = true, true; }},
+    {"-j", Form::Separate, "N", kCompile, "threads for --all-candidates (default: one per core)",
+     [](Options* o, const std::string& v, std::string* e) {
+       int64_t n;
+       if (!ParseInt(v, &n) || n < 1 || n > 1024) return Error(e, "invalid thread count '" + v + "' for -j");
+       return o->jobs = static_cast<int>(n), true;
+     }},
     {"-ftime-report", Form::Switch, nullptr, kCompile,
      "print the time of each stage (parse, check, IR passes,\nLLVM optimization, NVPTX code generation, ptxas)\nto standard error",
      [](Options* o, const std::string&, std::string*) { return o->time_report = true, true; }},
@@ -190,7 +199,8 @@ const Flag kFlags[] = {
      [](Options* o, const std::string&, std::string*) { return o->verify_diagnostics = true, true; }},
     {"--split-input-file", Form::Switch, nullptr, kCompile, "treat each '// -----' separated chunk as its own file",
      [](Options* o, const std::string&, std::string*) { return o->split_input_file = true, true; }},
-    {"--kernel", Form::Separate, "NAME", kRun, "the kernel to run (default: the file's only kernel)",
+    {"--kernel", Form::Separate, "NAME", kCompile | kRun,
+     "tmc run: the kernel to run (default: the file's only\nkernel); --all-candidates: the kernel whose space to\ncompile (default: every kernel with parameters)",
      [](Options* o, const std::string& v, std::string*) { return o->kernel = v, true; }},
     {"--shape", Form::Separate, "S=V,...", kRun, "values of the shape symbols (each once)", AddShapes},
     {"--target", Form::Separate, "cpu|cuda", kRun, "the CPU executor (default) or the GPU",
@@ -414,6 +424,17 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     return Fail(o->inputs.empty() ? (command == kMapping ? "no mapping expression given" : "no input file")
                                   : "exactly one input is expected",
                 command);
+  if (command == kCompile && !o->all_candidates) {
+    if (!o->kernel.empty()) return Fail("'--kernel' compiles one kernel's candidates: it needs --all-candidates", command);
+    if (o->jobs) return Fail("'-j' sets the threads of --all-candidates: it needs --all-candidates", command);
+  }
+  if (o->all_candidates) {
+    if (o->output.empty() || o->output == "-")
+      return Fail("--all-candidates writes one file per candidate: name a directory with -o", command);
+    if (o->emit != "ptx" && o->emit != "cubin" && o->emit != "cuda" && o->emit != "check")
+      return Fail("--all-candidates writes ptx, cubin or cuda (not --emit=" + o->emit + ")", command);
+    if (o->emit == "check") o->emit = "ptx";
+  }
   return true;
 }
 

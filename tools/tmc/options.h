@@ -36,6 +36,8 @@ struct Options {
   bool ptxas_verbose = false;  // -v
   int opt_level = 3;           // -O0 .. -O3
   bool time_report = false;    // -ftime-report
+  bool all_candidates = false; // --all-candidates: every candidate of the parameter space, -o DIR
+  int jobs = 0;                // -j N: threads for --all-candidates (0: one per core)
   bool fp_contract = true;     // -ffp-contract=fast (default) | off
   int index_bits = 32;         // -findex-bits=32 (default) | 64: offsets into global tensors on the GPU
   DebugInfo debug_info = DebugInfo::None;

@@ -1,0 +1,262 @@
+// The frontend (parse and check) runs on the main thread, one candidate
+// after another: each candidate is its own Compilation, with its own
+// source manager and diagnostics, because the parser's runtime shares
+// caches between threads. Lowering, LLVM and ptxas, which are most of the
+// time, run on the worker threads, each candidate in its own LLVM context.
+#include "tools/tmc/all_candidates.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <thread>
+
+#include "frontend/compilation.h"
+#include "tools/tmc/emit.h"
+
+namespace tmc::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Keeps a candidate's diagnostics as text (as they would print) and notes
+// whether a `where` constraint failed.
+class Capture : public DiagnosticConsumer {
+ public:
+  explicit Capture(const SourceManager& sm) : file_(open_memstream(&buffer_, &size_)), printer_(sm, file_) {}
+  ~Capture() override {
+    if (file_) std::fclose(file_);
+    std::free(buffer_);
+  }
+  void Handle(const Diagnostic& d) override {
+    printer_.Handle(d);
+    if (d.kind == DiagKind::WhereFailed && where_.empty()) where_ = d.message;
+  }
+  std::string Text() {
+    std::fflush(file_);
+    return std::string(buffer_, size_);
+  }
+  const std::string& where() const { return where_; }
+
+ private:
+  char* buffer_ = nullptr;
+  size_t size_ = 0;
+  std::FILE* file_;
+  TextDiagnosticPrinter printer_;
+  std::string where_;
+};
+
+struct Candidate {
+  std::string kernel;
+  std::vector<std::pair<std::string, int64_t>> params;
+  std::unique_ptr<SourceManager> sm;
+  std::unique_ptr<Capture> capture;
+  std::unique_ptr<DiagnosticEngine> diags;
+  std::unique_ptr<Compilation> comp;
+  sema::CheckedModule* module = nullptr;
+  enum class Status { Pending, Ok, Excluded, Failed } status = Status::Pending;
+  std::string reason;  // excluded: the constraint; failed: the diagnostics
+  std::string file, meta_file, output, meta;
+};
+
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += std::string("\\") + c;
+    else if (c == '\n') out += "\\n";
+    else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", c);
+    else out += c;
+  }
+  return out + "\"";
+}
+
+std::unique_ptr<DiagnosticEngine> MakeDiags(const Options& o, SourceManager& sm, DiagnosticConsumer& consumer) {
+  auto diags = std::make_unique<DiagnosticEngine>(sm, consumer);
+  diags->SetWarningsAsErrors(o.warnings_as_errors);
+  diags->SetSuppressWarnings(o.no_warnings);
+  for (const std::string& flag : o.disabled_warnings) diags->DisableWarning(flag);
+  diags->SetErrorLimit(o.error_limit);
+  return diags;
+}
+
+CompileOptions FrontendOptions(const Options& o) {
+  CompileOptions copts;
+  copts.include_dirs = o.include_dirs;
+  copts.stdlib_dir = o.stdlib_dir;
+  copts.check.defines = o.defines;
+  return copts;
+}
+
+// Every combination of the parameters' values: a -D value or the
+// candidate list; a parameter with neither keeps its default (no entry).
+std::vector<std::vector<std::pair<std::string, int64_t>>> Space(const sema::KernelInstance& k, const Options& o) {
+  std::vector<std::vector<std::pair<std::string, int64_t>>> space = {{}};
+  for (const auto& [name, values] : k.ct_candidates) {
+    std::vector<int64_t> choices = values;
+    if (auto it = o.defines.find(name); it != o.defines.end()) choices = {it->second};
+    if (choices.empty()) continue;
+    std::vector<std::vector<std::pair<std::string, int64_t>>> next;
+    for (const auto& partial : space)
+      for (int64_t v : choices) {
+        next.push_back(partial);
+        next.back().emplace_back(name, v);
+      }
+    space = std::move(next);
+  }
+  return space;
+}
+
+const char* Extension(const std::string& emit) { return emit == "cubin" ? ".cubin" : emit == "cuda" ? ".cu" : ".ptx"; }
+
+bool WriteFile(const fs::path& path, const std::string& bytes, std::string* error) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) *error = "cannot write '" + path.string() + "'";
+  return static_cast<bool>(f);
+}
+
+}  // namespace
+
+int CompileAllCandidates(const Options& o) {
+  auto start = std::chrono::steady_clock::now();
+  const std::string& path = o.inputs.front();
+  std::error_code ec;
+  fs::create_directories(o.output, ec);
+  if (ec) {
+    std::fprintf(stderr, "tmc: error: cannot create the directory '%s': %s\n", o.output.c_str(), ec.message().c_str());
+    return 1;
+  }
+
+  // The kernels and their spaces, from the file as written (defaults).
+  std::vector<std::pair<std::string, sema::KernelInstance>> kernels;
+  {
+    SourceManager sm;
+    Capture capture(sm);
+    auto d = MakeDiags(o, sm, capture);
+    Compilation comp(sm, *d, FrontendOptions(o));
+    sema::CheckedModule* m = comp.CompileFile(path);
+    // A `where` that the defaults fail is no error here: they are just one
+    // candidate. Anything else is.
+    if (!m || (d->HasErrors() && capture.where().empty())) {
+      std::fputs(capture.Text().c_str(), stderr);
+      std::fprintf(stderr, "tmc: error: '%s' does not compile; no candidate was tried\n", path.c_str());
+      return 1;
+    }
+    for (const ast::Decl* decl : m->ast->decls)
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(decl)) {
+        const sema::KernelInstance& inst = m->kernels.at(k->name.name);
+        bool chosen = o.kernel.empty() ? !inst.ct_candidates.empty() : k->name.name == o.kernel;
+        if (chosen) kernels.emplace_back(k->name.name, inst);
+      }
+  }
+  if (kernels.empty()) {
+    std::string what = o.kernel.empty() ? "no kernel of '" + path + "' has compile-time parameters (name one with --kernel)"
+                                        : "'" + path + "' has no kernel named '" + o.kernel + "'";
+    std::fprintf(stderr, "tmc: error: %s\n", what.c_str());
+    return 1;
+  }
+
+  // Check every candidate (main thread).
+  std::vector<std::unique_ptr<Candidate>> candidates;
+  for (const auto& [name, inst] : kernels)
+    for (auto& params : Space(inst, o)) {
+      auto c = std::make_unique<Candidate>();
+      c->kernel = name;
+      c->params = params;
+      c->sm = std::make_unique<SourceManager>();
+      c->capture = std::make_unique<Capture>(*c->sm);
+      c->diags = MakeDiags(o, *c->sm, *c->capture);
+      CompileOptions copts = FrontendOptions(o);
+      for (auto& [p, v] : params) copts.check.kernel_defines[name][p] = v;
+      c->comp = std::make_unique<Compilation>(*c->sm, *c->diags, copts);
+      c->module = c->comp->CompileFile(path);
+      if (!c->capture->where().empty()) {
+        c->status = Candidate::Status::Excluded;
+        c->reason = c->capture->where();
+      } else if (!c->module || c->diags->HasErrors()) {
+        c->status = Candidate::Status::Failed;
+        c->reason = c->capture->Text();
+      }
+      std::string stem = name;
+      for (auto& [p, v] : params) stem += fmt::format(".{}{}", p, v);
+      c->file = stem + Extension(o.emit);
+      c->meta_file = stem + ".json";
+      candidates.push_back(std::move(c));
+    }
+
+  // Lower and compile the rest on the worker threads.
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < candidates.size();) {
+      Candidate& c = *candidates[i];
+      if (c.status != Candidate::Status::Pending) continue;
+      c.output = EmitModule(*c.module, o, *c.diags, c.kernel, &c.meta);
+      if (c.diags->HasErrors()) {
+        c.status = Candidate::Status::Failed;
+        c.reason = c.capture->Text();
+      } else {
+        c.status = Candidate::Status::Ok;
+      }
+    }
+  };
+  unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+
+  // Outputs, index and report.
+  size_t ok = 0, excluded = 0, failed = 0;
+  std::string index = fmt::format("{{\n  \"module\": {},\n  \"arch\": {},\n  \"emit\": {},\n  \"candidates\": [",
+                                  Quote(path), Quote(o.arch), Quote(o.emit));
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    Candidate& c = *candidates[i];
+    std::string params;
+    for (auto& [p, v] : c.params) params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", Quote(p), v);
+    std::string entry = fmt::format("\n    {{\"kernel\": {}, \"params\": {{{}}}, ", Quote(c.kernel), params);
+    std::string error;
+    if (c.status == Candidate::Status::Ok &&
+        (!WriteFile(fs::path(o.output) / c.file, c.output, &error) ||
+         !WriteFile(fs::path(o.output) / c.meta_file, c.meta, &error))) {
+      c.status = Candidate::Status::Failed;
+      c.reason = error;
+    }
+    std::string values;
+    for (auto& [p, v] : c.params) values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", p, v);
+    switch (c.status) {
+      case Candidate::Status::Ok:
+        ++ok;
+        entry += fmt::format("\"status\": \"ok\", \"file\": {}, \"meta\": {}}}", Quote(c.file), Quote(c.meta_file));
+        break;
+      case Candidate::Status::Excluded:
+        ++excluded;
+        entry += fmt::format("\"status\": \"excluded\", \"reason\": {}}}", Quote(c.reason));
+        break;
+      default:
+        ++failed;
+        entry += fmt::format("\"status\": \"failed\", \"error\": {}}}", Quote(c.reason));
+        std::fprintf(stderr, "tmc: error: candidate %s of kernel '%s' failed:\n%s", values.c_str(), c.kernel.c_str(),
+                     c.reason.c_str());
+        break;
+    }
+    index += entry + (i + 1 < candidates.size() ? "," : "");
+  }
+  index += "\n  ]\n}\n";
+  std::string error;
+  if (!WriteFile(fs::path(o.output) / "index.json", index, &error)) {
+    std::fprintf(stderr, "tmc: error: %s\n", error.c_str());
+    return 1;
+  }
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::fprintf(stderr, "tmc: %zu candidates: %zu compiled, %zu excluded by 'where', %zu failed (%.2f s, %.1f compiled/s on %u threads)\n",
+               candidates.size(), ok, excluded, failed, seconds, seconds > 0 ? static_cast<double>(ok) / seconds : 0.0,
+               threads);
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace tmc::driver
