@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Compile speed: tmc against nvcc, side by side in one run.
+
+1. Per kernel file: CPU time (user + sys of the child) of
+   `tmc FILE --emit=ptx` against `nvcc -O3 -ptx` on the CUDA C that
+   `tmc --emit=cuda` writes for the same kernels (that file is written
+   beforehand and not timed). Median of --repeat runs each.
+2. Start-up: `tmc --version`, wall time.
+3. A whole candidate space: `tmc FILE --all-candidates` (one process, all
+   cores) against one `nvcc -ptx` per candidate, as many at a time as there
+   are cores; candidates per second of wall time.
+
+Machines are noisy: only the ratios of one run mean something.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+
+
+def timed(cmd):
+    """Runs cmd; returns (wall seconds, CPU seconds of the child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{result.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def median_of(cmd, repeat, pick):
+    return statistics.median(timed(cmd)[pick] for _ in range(repeat))
+
+
+def kernel_files():
+    files = []
+    for name in sorted(os.listdir(os.path.join(ROOT, "examples"))):
+        if name.endswith(".tm"):
+            path = os.path.join(ROOT, "examples", name)
+            with open(path) as f:
+                if "\nkernel " in "\n" + f.read():
+                    files.append(path)
+    return files
+
+
+def per_kernel(tmc, arch, repeat, tmp):
+    rows = []
+    for path in kernel_files():
+        cu = os.path.join(tmp, os.path.basename(path) + ".cu")
+        subprocess.run([tmc, path, "--emit=cuda", "-o", cu], check=True)
+        t = median_of([tmc, path, "--emit=ptx", f"--arch={arch}", "-o", os.path.join(tmp, "t.ptx")], repeat, 1)
+        n = median_of([NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")], repeat, 1)
+        rows.append((os.path.relpath(path, ROOT), t, n))
+    return rows
+
+
+def space(tmc, arch, path, tmp, jobs):
+    out = os.path.join(tmp, "space")
+    wall, cpu = timed([tmc, path, "--all-candidates", f"--arch={arch}", "-o", out, "-j", str(jobs)])
+    with open(os.path.join(out, "index.json")) as f:
+        index = json.load(f)
+    ok = [c for c in index["candidates"] if c["status"] == "ok"]
+    # The same candidates through nvcc, one process each, `jobs` at a time.
+    sources = []
+    for i, c in enumerate(ok):
+        cu = os.path.join(tmp, f"cand{i}.cu")
+        defines = [a for p, v in c["params"].items() for a in ("-D", f"{p}={v}")]
+        subprocess.run([tmc, path, *defines, "--emit=cuda", "-o", cu], check=True)
+        sources.append(cu)
+    start = time.perf_counter()
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(lambda cu: timed([NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", cu + ".ptx"]), sources))
+    nvcc_wall = time.perf_counter() - start
+    return len(ok), wall, cpu, nvcc_wall
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tmc", default=os.path.join(ROOT, "build", "bin", "tmc"))
+    ap.add_argument("--arch", default="sm_90a")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        print(f"compile speed, {args.arch}, {os.cpu_count()} cores, median of {args.repeat}\n")
+        print("| file | tmc --emit=ptx CPU ms | nvcc -O3 -ptx CPU ms | tmc / nvcc |")
+        print("|---|---|---|---|")
+        for name, t, n in per_kernel(args.tmc, args.arch, args.repeat, tmp):
+            print(f"| {name} | {t * 1e3:.0f} | {n * 1e3:.0f} | {t / n:.3f} |")
+        version = median_of([args.tmc, "--version"], max(args.repeat, 10), 0)
+        print(f"\nstart-up: tmc --version {version * 1e3:.1f} ms wall (median of {max(args.repeat, 10)})\n")
+        print("| candidate space | candidates | tmc --all-candidates | per second | nvcc, one process each | per second | speed-up |")
+        print("|---|---|---|---|---|---|---|")
+        for rel in ["examples/matmul_simt.tm"]:
+            n, wall, cpu, nvcc_wall = space(args.tmc, args.arch, os.path.join(ROOT, rel), tmp, args.jobs)
+            print(f"| {rel} | {n} | {wall:.2f} s ({cpu:.2f} s CPU) | {n / wall:.1f} | {nvcc_wall:.2f} s | "
+                  f"{n / nvcc_wall:.1f} | {nvcc_wall / wall:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
