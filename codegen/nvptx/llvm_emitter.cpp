@@ -168,6 +168,7 @@ class Emitter {
     f_ = functions_.at(&fn);
     vars_.clear();
     buffers_.clear();
+    register_words_ = 0;
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", f_);
     b_.SetInsertPoint(entry_);
     if (dib_ && fn.loc.IsValid()) {
@@ -273,13 +274,17 @@ class Emitter {
         if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
         llvm::Value* addr = Address(*st->buffer, st->indices, /*is_write=*/true, &st->source, st->loc);
         llvm::StoreInst* store = b_.CreateStore(v, addr);
-        // A register tensor's elements stored side by side stay scalar
-        // stores: a vector store needs its values in an aligned register
-        // quad, and accumulators placed so cost ptxas registers (measured:
-        // 129 -> 159 in the 128x128 SIMT matmul, one block per SM fewer).
+        // A vector store needs its values in aligned consecutive registers.
+        // For a kernel whose register tensors are large, placing them so
+        // costs ptxas registers (measured: 129 -> 159 (v4) or 165 (v2) in
+        // the 128x128 SIMT matmul's epilogue, 64 accumulators, one block
+        // per SM fewer); small ones cost nothing (mma fragments, 16
+        // accumulators). So stores of register tensors stay scalar when the
+        // kernel's register tensors hold 64 words or more.
         auto* from = st->value->as<Load>();
         bool from_registers = from && from->buffer->scope == MemScope::Register;
-        if (!o_.host && !from_registers) store->setAlignment(std::max(access_align_, store->getAlign()));
+        bool keep_scalar = from_registers && register_words_ >= 64;
+        if (!o_.host && !keep_scalar) store->setAlignment(std::max(access_align_, store->getAlign()));
         return;
       }
       case StmtKind::Alloc: {
@@ -291,6 +296,7 @@ class Emitter {
           buffers_[&buf] = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), shared_, static_cast<uint64_t>(buf.shared_offset), buf.name);
         } else {
           buffers_[&buf] = EntryAlloca(llvm::ArrayType::get(MemTy(buf.elem), static_cast<uint64_t>(n)), buf.name);
+          register_words_ += (n * std::max<int64_t>(ScalarBytes(buf.elem), 1) + 3) / 4;
         }
         return;
       }
@@ -1092,6 +1098,7 @@ class Emitter {
   SourceRange cur_loc_;
   bool atomic_access_ = false;  // Address() is called for an atomic's target
   bool in_index_ = false;       // emitting an element offset (IndexValue)
+  int64_t register_words_ = 0;  // 32-bit words of the function's register tensors so far
   llvm::Align access_align_{1};  // of the address FlatAddress returned last
   std::unique_ptr<llvm::DIBuilder> dib_;
   llvm::DISubprogram* sp_ = nullptr;

@@ -49,19 +49,11 @@ class Split : public Mutator {
     stores.out = &stored_;
     static_cast<Visitor&>(stores).Walk(body);
     // Every top-level `if` whose condition holds on every iteration once it
-    // holds at the first or last one is a guard; the fast copy drops them all.
+    // holds at the first or last one is a guard, and so is such an `if`
+    // directly inside a guard (`if (gi < M) { if (gj < N) ... }`); the fast
+    // copy drops them all.
     Expr fast_cond;
-    std::vector<Stmt> unguarded;
-    for (const Stmt& s : stmts) {
-      auto* guard = s->as<IfStmt>();
-      Expr c = guard ? WholeLoopCondition(guard->cond, *b, *e - 1) : nullptr;
-      if (!c) {
-        unguarded.push_back(s);
-        continue;
-      }
-      fast_cond = fast_cond ? Binary::Make(BinaryOp::And, fast_cond, c) : c;
-      unguarded.push_back(guard->then_body);
-    }
+    std::vector<Stmt> unguarded = Unguard(stmts, *b, *e - 1, &fast_cond, lets);
     if (!fast_cond) return loop;
     // Accesses to consecutive global elements merge into 8- or 16-byte ones
     // only if the row start is aligned, which a symbolic row length hides:
@@ -83,6 +75,25 @@ class Split : public Mutator {
   }
 
  private:
+  std::vector<Stmt> Unguard(const std::vector<Stmt>& stmts, int64_t first, int64_t last, Expr* fast_cond,
+                            std::map<const Var*, Expr>& lets) {
+    std::vector<Stmt> out;
+    for (const Stmt& s : stmts) {
+      if (auto* l = s->as<LetStmt>(); l && !l->var->is_mutable && l->value) lets[l->var.get()] = l->value;
+      auto* guard = s->as<IfStmt>();
+      Expr c = guard ? WholeLoopCondition(guard->cond, first, last) : nullptr;
+      if (!c) {
+        out.push_back(s);
+        continue;
+      }
+      *fast_cond = *fast_cond ? Binary::Make(BinaryOp::And, *fast_cond, c) : c;
+      auto* inner = guard->then_body->as<Seq>();
+      out.push_back(Seq::Make(Unguard(inner ? inner->stmts : std::vector<Stmt>{guard->then_body}, first, last,
+                                      fast_cond, lets)));
+    }
+    return out;
+  }
+
   // Only immutable lets before the last statement (the old, narrow form).
   static bool OnlyLetsBefore(const std::vector<Stmt>& stmts) {
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {

@@ -16,6 +16,14 @@
 // Run on the CPU executor at a shape that divides no tile: the results
 // do not depend on the contraction beyond the default tolerance.
 // RUN: %tmc run %s --kernel dot_rows --shape R=37,C=45 | FileCheck %s --check-prefix=RESULT
+// The tensor-core example's four-way guarded epilogue: the full tile
+// (nested guards dropped, N even) stores each lane's column pair as one
+// 8-byte store; its CPU run checks both paths.
+// RUN: %tmc %S/../../examples/matmul_tensor_core.tm --emit=ptx --arch=sm_90a | FileCheck %s --check-prefix=TC
+// RUN: %tmc run %S/../../examples/matmul_tensor_core.tm --shape M=70,N=40,K=33 | FileCheck %s --check-prefix=RESULT
+// RUN: %tmc run %S/../../examples/matmul_tensor_core.tm --shape M=64,N=37,K=32 | FileCheck %s --check-prefix=RESULT
+// TC: mma.sync.aligned.m16n8k16
+// TC: st.global.v2.f32
 
 import std.mma;
 
