@@ -10,6 +10,7 @@ packages=(
   antlr4 libantlr4-runtime-dev          # parser generator (build time) and runtime
   llvm-19-dev llvm-19-tools             # code generation; lit and FileCheck for tests
   libfmt-dev libsqlite3-dev libgtest-dev
+  libzstd-dev                           # the static LLVM archives compress with zstd
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -42,7 +43,9 @@ if ((${#cuda_missing[@]})); then
 fi
 
 build=${TMC_BUILD_DIR:-build}
-if [ ! -f "$build/build.ninja" ]; then
+# Configured once; again when cmake arguments are given (they may change
+# an option of an existing build directory).
+if [ ! -f "$build/build.ninja" ] || (($# > 0)); then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
 fi
 cmake --build "$build"
