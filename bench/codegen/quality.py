@@ -43,6 +43,9 @@ class CompileError(Exception):
     pass
 
 
+# Extra flags for tmc's PTX compile (--tmc-flags).
+TMC_FLAGS = []
+
 def run(cmd, cwd):
     """Runs cmd; returns (stdout, stderr). Raises CompileError with the
     command and the first lines of its output on failure."""
@@ -319,7 +322,7 @@ def measure_module(tmc, arch, path, defines, tmp, tag):
     nvcc, ptxas = os.path.join(CUDA_BIN, "nvcc"), os.path.join(CUDA_BIN, "ptxas")
     dflags = [a for k, v in defines.items() for a in ("-D", f"{k}={v}")]
     tmc_ptx, cu, nv_ptx = (os.path.join(tmp, f"{tag}.{ext}") for ext in ("tmc.ptx", "cu", "nvcc.ptx"))
-    run([tmc, path, *dflags, "--emit=ptx", f"--arch={arch}", "-o", tmc_ptx], tmp)
+    run([tmc, path, *dflags, *TMC_FLAGS, "--emit=ptx", f"--arch={arch}", "-o", tmc_ptx], tmp)
     run([tmc, path, *dflags, "--emit=cuda", f"--arch={arch}", "-o", cu], tmp)
     run([nvcc, "-O3", f"-arch={arch}", "-ptx", cu, "-o", nv_ptx], tmp)
     result = {}
@@ -460,9 +463,11 @@ def main():
     ap.add_argument("--tmc", default=os.path.join(REPO, "build", "bin", "tmc"))
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--json", action="store_true", help="print the raw numbers as JSON")
+    ap.add_argument("--tmc-flags", default="", help="extra flags for tmc's PTX compile, e.g. '-O1'")
     ap.add_argument("--keep", metavar="DIR", help="write the PTX and CUDA files to DIR, not a temporary directory")
     ap.add_argument("files", nargs="*", help=".tm files (default: all of examples/ and stdlib/)")
     args = ap.parse_args()
+    TMC_FLAGS[:] = args.tmc_flags.split()
     tmc = os.path.abspath(args.tmc)
     if not os.access(tmc, os.X_OK):
         sys.exit(f"quality.py: {tmc} is not an executable tmc (build it, or pass --tmc)")
