@@ -10,6 +10,9 @@
 // RUN: rm -rf %t2 && %tmc %s --all-candidates -D T=64 -o %t2 -j 1 2>&1 | FileCheck %s --check-prefix=FIXED
 // RUN: rm -rf %t3 && %tmc %s --all-candidates --kernel copy -o %t3 --emit=cuda 2>&1 | FileCheck %s --check-prefix=ONE
 // RUN: test -f %t3/copy.cu
+// RUN: rm -rf %t5 && %tmc %s --all-candidates -D T=32,128 -D S=1,1024 -o %t5 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: FileCheck %s --check-prefix=LISTINDEX < %t5/index.json
+// RUN: not %tmc %s -D T=32,128 2>&1 | FileCheck %s --check-prefix=LISTALONE
 // RUN: not %tmc %s --all-candidates 2>&1 | FileCheck %s --check-prefix=NODIR
 // RUN: not %tmc %s --kernel tile 2>&1 | FileCheck %s --check-prefix=NOALL
 // RUN: not %tmc %s --all-candidates --kernel nope -o %t4 2>&1 | FileCheck %s --check-prefix=NOKERNEL
@@ -43,6 +46,12 @@ kernel copy(X: f32[N], Y: f32[N]) grid(cdiv(N, 128)) block(128) {
 // META: "compile_time": {"T": 128, "S": 1}
 // FIXED: tmc: 3 candidates: 2 compiled, 1 excluded by 'where', 0 failed ({{.*}} on 1 threads)
 // ONE: tmc: 1 candidates: 1 compiled, 0 excluded by 'where', 0 failed
+// LIST: tmc: 4 candidates: 4 compiled, 0 excluded by 'where', 0 failed
+// LISTINDEX: "params": {"T": 32, "S": 1}
+// LISTINDEX: "params": {"T": 32, "S": 1024}
+// LISTINDEX: "params": {"T": 128, "S": 1}
+// LISTINDEX: "params": {"T": 128, "S": 1024}
+// LISTALONE: error: -D T=V1,V2,... lists values to try: it needs --all-candidates
 // NODIR: error: --all-candidates writes one file per candidate: name a directory with -o
 // NOALL: error: '--kernel' compiles one kernel's candidates: it needs --all-candidates
 // NOKERNEL: error: '{{.*}}all_candidates.tm' has no kernel named 'nope'

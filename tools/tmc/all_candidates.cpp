@@ -97,7 +97,8 @@ std::vector<std::vector<std::pair<std::string, int64_t>>> Space(const sema::Kern
   std::vector<std::vector<std::pair<std::string, int64_t>>> space = {{}};
   for (const auto& [name, values] : k.ct_candidates) {
     std::vector<int64_t> choices = values;
-    if (auto it = o.defines.find(name); it != o.defines.end()) choices = {it->second};
+    if (auto it = o.define_lists.find(name); it != o.define_lists.end()) choices = it->second;
+    else if (auto it = o.defines.find(name); it != o.defines.end()) choices = {it->second};
     if (choices.empty()) continue;
     std::vector<std::vector<std::pair<std::string, int64_t>>> next;
     for (const auto& partial : space)

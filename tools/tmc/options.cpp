@@ -116,10 +116,21 @@ bool AddDefine(Options* o, const std::string& v, std::string* error) {
   if (eq == std::string::npos || eq == 0) return Error(error, "-D expects NAME=VALUE, got '" + v + "'");
   std::string name = v.substr(0, eq), val = v.substr(eq + 1);
   if (!IsIdentifier(name)) return Error(error, "-D name '" + name + "' is not an identifier");
-  if (val == "true") n = 1;
-  else if (val == "false") n = 0;
-  else if (!ParseInt(val, &n)) return Error(error, "-D value of '" + name + "' must be an integer or bool");
-  o->defines[name] = n;
+  // NAME=V1,V2,...: the values --all-candidates tries (the first for the rest).
+  std::vector<int64_t> values;
+  for (size_t start = 0;;) {
+    size_t comma = val.find(',', start);
+    std::string one = val.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (one == "true") n = 1;
+    else if (one == "false") n = 0;
+    else if (!ParseInt(one, &n)) return Error(error, "-D value of '" + name + "' must be an integer or bool");
+    values.push_back(n);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  o->defines[name] = values.front();
+  if (values.size() > 1) o->define_lists[name] = values;
+  else o->define_lists.erase(name);
   return true;
 }
 
@@ -167,7 +178,7 @@ const Flag kFlags[] = {
        return o->index_bits = v == "32" ? 32 : 64, true;
      }},
     {"--all-candidates", Form::Switch, nullptr, kCompile,
-     "compile every candidate of each kernel's parameter space\nthat satisfies its 'where' clause (one PTX, cubin or CUDA\nfile per candidate and index.json in the directory -o\nnames; -D fixes a parameter); on all cores",
+     "compile every candidate of each kernel's parameter space\nthat satisfies its 'where' clause (one PTX, cubin or CUDA\nfile per candidate and index.json in the directory -o\nnames; -D NAME=V fixes a parameter, -D NAME=V1,V2 lists\nits values); on all cores",
      [](Options* o, const std::string&, std::string*) { return o->all_candidates = true, true; }},
     {"-j", Form::Separate, "N", kCompile, "threads for --all-candidates (default: one per core)",
      [](Options* o, const std::string& v, std::string* e) {
@@ -423,6 +434,9 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
   if (o->inputs.size() != 1)
     return Fail(o->inputs.empty() ? (command == kMapping ? "no mapping expression given" : "no input file")
                                   : "exactly one input is expected",
+                command);
+  if (!o->all_candidates && !o->define_lists.empty())
+    return Fail("-D " + o->define_lists.begin()->first + "=V1,V2,... lists values to try: it needs --all-candidates",
                 command);
   if (command == kCompile && !o->all_candidates) {
     if (!o->kernel.empty()) return Fail("'--kernel' compiles one kernel's candidates: it needs --all-candidates", command);
