@@ -90,11 +90,20 @@ bool SetArch(Options* o, const std::string& v, std::string* error) {
   return Error(error, "unknown --arch '" + v + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
 }
 
-bool AddShapes(Options* o, const std::string& v, std::string* error) {
-  size_t start = 0;
-  while (start <= v.size()) {
+// The comma-separated items of a flag's value (--shape M=1,N=2, --arg,
+// -D NAME=V1,V2); an empty item stays, so that the caller reports it.
+std::vector<std::string> SplitCommas(const std::string& v) {
+  std::vector<std::string> items;
+  for (size_t start = 0;;) {
     size_t comma = v.find(',', start);
-    std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    items.push_back(v.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) return items;
+    start = comma + 1;
+  }
+}
+
+bool AddShapes(Options* o, const std::string& v, std::string* error) {
+  for (const std::string& item : SplitCommas(v)) {
     size_t eq = item.find('=');
     int64_t n;
     if (eq == std::string::npos || eq == 0 || !ParseInt(item.substr(eq + 1), &n) || n <= 0)
@@ -104,8 +113,6 @@ bool AddShapes(Options* o, const std::string& v, std::string* error) {
       return Error(error, "--shape gives '" + name + "' twice (" + name + "=" + std::to_string(o->shapes[name]) +
                               " and " + item + ")");
     o->shapes[name] = n;
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return true;
 }
@@ -118,15 +125,11 @@ bool AddDefine(Options* o, const std::string& v, std::string* error) {
   if (!IsIdentifier(name)) return Error(error, "-D name '" + name + "' is not an identifier");
   // NAME=V1,V2,...: the values --all-candidates tries (the first for the rest).
   std::vector<int64_t> values;
-  for (size_t start = 0;;) {
-    size_t comma = val.find(',', start);
-    std::string one = val.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& one : SplitCommas(val)) {
     if (one == "true") n = 1;
     else if (one == "false") n = 0;
     else if (!ParseInt(one, &n)) return Error(error, "-D value of '" + name + "' must be an integer or bool");
     values.push_back(n);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   o->defines[name] = values.front();
   if (values.size() > 1) o->define_lists[name] = values;
@@ -245,18 +248,13 @@ const Flag kFlags[] = {
      }},
     {"--arg", Form::Separate, "NAME=VALUE,...", kRun, "values of scalar parameters (default: 1, 1.0, true)",
      [](Options* o, const std::string& v, std::string* e) {
-       size_t start = 0;
-       while (start <= v.size()) {
-         size_t comma = v.find(',', start);
-         std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+       for (const std::string& item : SplitCommas(v)) {
          size_t eq = item.find('=');
          if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
            return Error(e, "--arg expects NAME=VALUE[,...], got '" + item + "'");
          std::string name = item.substr(0, eq);
          if (o->args.count(name)) return Error(e, "--arg gives '" + name + "' twice");
          o->args[name] = item.substr(eq + 1);
-         if (comma == std::string::npos) break;
-         start = comma + 1;
        }
        return true;
      }},
