@@ -3,36 +3,10 @@
 
 #include "frontend/ast/ast_printer.h"
 #include "frontend/compilation.h"
+#include "test/unit/checked_text.h"
 
 namespace tmc {
 namespace {
-
-class Collect : public DiagnosticConsumer {
- public:
-  void Handle(const Diagnostic& d) override { diags.push_back(d); }
-  std::vector<Diagnostic> diags;
-  bool Has(DiagKind k) const {
-    for (const Diagnostic& d : diags)
-      if (d.kind == k) return true;
-    return false;
-  }
-};
-
-struct Checked {
-  SourceManager sm;
-  Collect collect;
-  DiagnosticEngine diags{sm, collect};
-  std::unique_ptr<Compilation> comp;
-  sema::CheckedModule* module = nullptr;
-
-  explicit Checked(const std::string& text) {
-    CompileOptions o;
-    o.stdlib_dir = std::string(TMC_SOURCE_DIR) + "/stdlib";
-    comp = std::make_unique<Compilation>(sm, diags, o);
-    module = comp->CompileBuffer("test.tm", text);
-  }
-  const sema::Symbol* Export(const std::string& name) { return module->exports->LookupLocal(name); }
-};
 
 TEST(Frontend, PrecedenceFollowsC) {
   Checked r("let x = 1 + 2 * 3 << 1 < 20 == true && !false || false;");

@@ -12,30 +12,10 @@
 
 #include "codegen/cpu/op_reference_jit.h"
 #include "frontend/compilation.h"
+#include "test/unit/checked_text.h"
 
 namespace tmc {
 namespace {
-
-class Quiet : public DiagnosticConsumer {
- public:
-  void Handle(const Diagnostic& d) override { messages.push_back(d.message); }
-  std::vector<std::string> messages;
-};
-
-struct Checked {
-  SourceManager sm;
-  Quiet quiet;
-  DiagnosticEngine diags{sm, quiet};
-  std::unique_ptr<Compilation> comp;
-  sema::CheckedModule* module = nullptr;
-
-  explicit Checked(const std::string& text) {
-    CompileOptions o;
-    o.stdlib_dir = std::string(TMC_SOURCE_DIR) + "/stdlib";
-    comp = std::make_unique<Compilation>(sm, diags, o);
-    module = comp->CompileBuffer("ops.tm", text);
-  }
-};
 
 // Random inputs for `op`, with every shape symbol bound to a small extent.
 std::vector<ir::HostTensor> Inputs(const ast::OpDecl& op, std::mt19937_64& rng, int64_t extent) {
@@ -79,7 +59,7 @@ void ExpectSame(const ast::OpDecl& op, const std::vector<ir::HostTensor>& in) {
 
 void CheckAllOps(const std::string& text) {
   Checked c(text);
-  ASSERT_TRUE(c.module && c.module->ok) << (c.quiet.messages.empty() ? "" : c.quiet.messages.front());
+  ASSERT_TRUE(c.module && c.module->ok) << c.collect.First();
   std::mt19937_64 rng(7);
   int ops = 0;
   for (const ast::Decl* d : c.module->ast->decls)
