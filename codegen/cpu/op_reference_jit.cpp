@@ -24,6 +24,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <thread>
 
@@ -63,36 +64,24 @@ class OpCompiler {
     b_.SetInsertPoint(entry_);
     flops_ = Alloca(b_.getInt64Ty());
     b_.CreateStore(b_.getInt64(0), flops_);
-    llvm::AllocaInst* flat = Alloca(b_.getInt64Ty());
-    b_.CreateStore(f_->getArg(1), flat);
-    auto* head = llvm::BasicBlock::Create(ctx_, "element", f_);
-    auto* body = llvm::BasicBlock::Create(ctx_, "body", f_);
-    auto* done = llvm::BasicBlock::Create(ctx_, "done", f_);
-    b_.CreateBr(head);
-    b_.SetInsertPoint(head);
-    llvm::Value* i = b_.CreateLoad(b_.getInt64Ty(), flat);
-    b_.CreateCondBr(b_.CreateICmpSLT(i, f_->getArg(2)), body, done);
-    b_.SetInsertPoint(body);
-
-    // The element's indices, row-major, bound to the statement's names.
+    // Elements [arg 1, arg 2) of the target, row-major.
     const TensorInfo& out = tensors_.at(target);
-    std::vector<llvm::Value*> idx(out.shape.size());
-    llvm::Value* rest = i;
-    for (size_t k = out.shape.size(); k-- > 0;) {
-      llvm::Value* extent = b_.getInt64(static_cast<uint64_t>(out.shape[k]));
-      idx[k] = b_.CreateSRem(rest, extent);
-      rest = b_.CreateSDiv(rest, extent);
-    }
-    locals_.emplace_back();
-    for (size_t k = 0; k < st.indices.size() && k < idx.size(); ++k)
-      locals_.back()[st.indices[k].name] = b_.CreateSIToFP(idx[k], F64());
-    llvm::Value* v = Eval(st.value);
-    locals_.pop_back();
-    b_.CreateStore(v, b_.CreateGEP(F64(), TensorBase(out.slot), i));
-    b_.CreateStore(b_.CreateAdd(i, b_.getInt64(1)), flat);
-    b_.CreateBr(head);
-
-    b_.SetInsertPoint(done);
+    CountedLoop("element", f_->getArg(1), f_->getArg(2), [&](llvm::Value* i) {
+      // The element's indices, bound to the statement's names.
+      std::vector<llvm::Value*> idx(out.shape.size());
+      llvm::Value* rest = i;
+      for (size_t k = out.shape.size(); k-- > 0;) {
+        llvm::Value* extent = b_.getInt64(static_cast<uint64_t>(out.shape[k]));
+        idx[k] = b_.CreateSRem(rest, extent);
+        rest = b_.CreateSDiv(rest, extent);
+      }
+      locals_.emplace_back();
+      for (size_t k = 0; k < st.indices.size() && k < idx.size(); ++k)
+        locals_.back()[st.indices[k].name] = b_.CreateSIToFP(idx[k], F64());
+      llvm::Value* v = Eval(st.value);
+      locals_.pop_back();
+      b_.CreateStore(v, b_.CreateGEP(F64(), TensorBase(out.slot), i));
+    });
     llvm::Value* total = f_->getArg(3);
     b_.CreateStore(b_.CreateAdd(b_.CreateLoad(b_.getInt64Ty(), total), b_.CreateLoad(b_.getInt64Ty(), flops_)), total);
     b_.CreateRetVoid();
@@ -365,18 +354,27 @@ class OpCompiler {
       b_.CreateStore(next, acc);
       return;
     }
+    CountedLoop("reduce", b_.getInt64(0), extents[k], [&](llvm::Value* i) {
+      locals_.back()[r->vars[k].name.name] = b_.CreateSIToFP(i, F64());
+      Loops(r, extents, k + 1, acc, op);
+    });
+  }
+
+  // for (i = begin; i < end; ++i) body(i), with the counter in an alloca
+  // (mem2reg makes it a phi); leaves the builder after the loop.
+  void CountedLoop(const char* name, llvm::Value* begin, llvm::Value* end,
+                   const std::function<void(llvm::Value*)>& body) {
     llvm::AllocaInst* counter = Alloca(b_.getInt64Ty());
-    b_.CreateStore(b_.getInt64(0), counter);
-    auto* head = llvm::BasicBlock::Create(ctx_, "reduce", f_);
-    auto* body = llvm::BasicBlock::Create(ctx_, "reduce_body", f_);
-    auto* exit = llvm::BasicBlock::Create(ctx_, "reduce_exit", f_);
+    b_.CreateStore(begin, counter);
+    auto* head = llvm::BasicBlock::Create(ctx_, name, f_);
+    auto* inside = llvm::BasicBlock::Create(ctx_, std::string(name) + "_body", f_);
+    auto* exit = llvm::BasicBlock::Create(ctx_, std::string(name) + "_exit", f_);
     b_.CreateBr(head);
     b_.SetInsertPoint(head);
     llvm::Value* i = b_.CreateLoad(b_.getInt64Ty(), counter);
-    b_.CreateCondBr(b_.CreateICmpSLT(i, extents[k]), body, exit);
-    b_.SetInsertPoint(body);
-    locals_.back()[r->vars[k].name.name] = b_.CreateSIToFP(i, F64());
-    Loops(r, extents, k + 1, acc, op);
+    b_.CreateCondBr(b_.CreateICmpSLT(i, end), inside, exit);
+    b_.SetInsertPoint(inside);
+    body(i);
     b_.CreateStore(b_.CreateAdd(i, b_.getInt64(1)), counter);
     b_.CreateBr(head);
     b_.SetInsertPoint(exit);
