@@ -27,15 +27,26 @@ namespace {
 
 constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 
-// Shared memory (address space 3) through 32-bit pointers, as nvcc does:
-// a shared address fits in 32 bits, and 64-bit ones cost two registers
-// each and 64-bit arithmetic. LLVM offers this only as a command-line
-// option (it changes the data layout the target machine computes), so it
-// is set once per process before the first target machine is made.
-void UseShortSharedPointers() {
+// LLVM's options that tmc sets, once per process before the first target
+// machine is made (LLVM offers them only as command-line options):
+// - nvptx-short-ptr: shared memory (address space 3) through 32-bit
+//   pointers, as nvcc does: a shared address fits in 32 bits, and 64-bit
+//   ones cost two registers each and 64-bit arithmetic (it changes the data
+//   layout the target machine computes);
+// - enable-pre=false: no scalar partial-redundancy elimination in GVN. It
+//   turns values recomputed in a loop into loop-carried ones, live across
+//   the whole loop: measured over the SIMT matmul's 8 candidates, 79-86
+//   registers instead of 101-109 for the mid-size ones, 128 instead of 129
+//   for 128x128x16 (two blocks per SM instead of one), 40 instead of 48 for
+//   the tensor-core example, for loops 1-7% longer (docs/benchmarks.md).
+void SetLlvmOptions() {
   auto& options = llvm::cl::getRegisteredOptions();
-  auto it = options.find("nvptx-short-ptr");
-  if (it != options.end()) static_cast<llvm::cl::opt<bool>*>(it->second)->setValue(true);
+  auto set = [&](const char* name, bool value) {
+    auto it = options.find(name);
+    if (it != options.end()) static_cast<llvm::cl::opt<bool>*>(it->second)->setValue(value);
+  };
+  set("nvptx-short-ptr", true);
+  set("enable-pre", false);
 }
 
 std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, std::string* error) {
@@ -45,7 +56,13 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, st
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
-    UseShortSharedPointers();
+    SetLlvmOptions();
+    // For experiments with LLVM's own options (`-enable-load-pre=false`,
+    // `-print-after=licm`, ...): TMC_LLVM_OPTIONS, as llc's command line.
+    if (std::getenv("TMC_LLVM_OPTIONS")) {
+      const char* argv[] = {"tmc"};
+      llvm::cl::ParseCommandLineOptions(1, argv, "", &llvm::errs(), "TMC_LLVM_OPTIONS");
+    }
   });
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, *error);
   if (!target) return nullptr;
@@ -134,8 +151,8 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
   mpm.run(m, mam);
   if (level != llvm::OptimizationLevel::O0) {
     // 40 registers of loop-invariant values: measured on the example
-    // matmuls (docs/benchmarks.md), 16 to 32 give the same code and 64
-    // leaves the tensor-core kernel at 64 registers instead of 48.
+    // matmuls (docs/benchmarks.md), 16 to 32 gave the same code and 64
+    // left the tensor-core kernel at 64 registers instead of 48.
     constexpr unsigned kLiveThroughBudget = 40;
     for (llvm::Function& f : m) RematerializeInLoops(f, kLiveThroughBudget);
   }
