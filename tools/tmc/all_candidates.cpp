@@ -2,12 +2,15 @@
 // after another: each candidate is its own Compilation, with its own
 // source manager and diagnostics, because the parser's runtime shares
 // caches between threads. Lowering, LLVM and ptxas, which are most of the
-// time, run on the worker threads, each candidate in its own LLVM context.
+// time, run on the worker threads as candidates become ready, each in its
+// own LLVM context.
 #include "tools/tmc/all_candidates.h"
 
 #include <fmt/format.h>
 
-#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -162,8 +165,37 @@ int CompileAllCandidates(const Options& o) {
     return 1;
   }
 
-  // Check every candidate (main thread).
+  // The worker threads lower and compile checked candidates as the main
+  // thread checks them (a queue, so that the front ends overlap the LLVM
+  // work); the main thread joins them when it has checked the last one.
   std::vector<std::unique_ptr<Candidate>> candidates;
+  std::mutex mutex;
+  std::condition_variable more;
+  std::deque<Candidate*> ready;
+  bool all_checked = false;
+  auto work = [&] {
+    for (;;) {
+      Candidate* c;
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        more.wait(lock, [&] { return !ready.empty() || all_checked; });
+        if (ready.empty()) return;
+        c = ready.front();
+        ready.pop_front();
+      }
+      c->output = EmitModule(*c->module, o, *c->diags, c->kernel, &c->meta);
+      if (c->diags->HasErrors()) {
+        c->status = Candidate::Status::Failed;
+        c->reason = c->capture->Text();
+      } else {
+        c->status = Candidate::Status::Ok;
+      }
+    }
+  };
+  unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+
   for (const auto& [name, inst] : kernels)
     for (auto& params : Space(inst, o)) {
       auto c = std::make_unique<Candidate>();
@@ -187,27 +219,18 @@ int CompileAllCandidates(const Options& o) {
       for (auto& [p, v] : params) stem += fmt::format(".{}{}", p, v);
       c->file = stem + Extension(o.emit);
       c->meta_file = stem + ".json";
+      if (c->status == Candidate::Status::Pending) {
+        std::lock_guard<std::mutex> lock(mutex);
+        ready.push_back(c.get());
+        more.notify_one();
+      }
       candidates.push_back(std::move(c));
     }
-
-  // Lower and compile the rest on the worker threads.
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next++) < candidates.size();) {
-      Candidate& c = *candidates[i];
-      if (c.status != Candidate::Status::Pending) continue;
-      c.output = EmitModule(*c.module, o, *c.diags, c.kernel, &c.meta);
-      if (c.diags->HasErrors()) {
-        c.status = Candidate::Status::Failed;
-        c.reason = c.capture->Text();
-      } else {
-        c.status = Candidate::Status::Ok;
-      }
-    }
-  };
-  unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    all_checked = true;
+  }
+  more.notify_all();
   work();
   for (std::thread& t : pool) t.join();
 
