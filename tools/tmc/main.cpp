@@ -25,6 +25,15 @@
 #include "tools/tmc/options.h"
 #include "tools/tmc/run_command.h"
 
+#ifdef TMC_WITH_JEMALLOC
+// jemalloc reads its options from this symbol: transparent huge pages for
+// the heap and its metadata (a page fault costs ~25 us on the development
+// machine's VM, and LLVM touches tens of megabytes).
+extern "C" {
+const char* malloc_conf = "thp:always,metadata_thp:always";
+}
+#endif
+
 namespace tmc::driver {
 namespace {
 
