@@ -7,7 +7,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -49,9 +51,15 @@ PtxasResult AssemblePtx(const std::string& ptx, const std::string& arch, bool ve
               "install the toolkit at /usr/local/cuda, put ptxas on PATH, or set TMC_PTXAS to it";
     return r;
   }
+  // A directory of its own per call: several threads (--all-candidates)
+  // run ptxas at once.
   std::error_code ec;
-  fs::path dir = fs::temp_directory_path(ec) / ("tmc-ptxas-" + std::to_string(::getpid()));
-  fs::create_directories(dir, ec);
+  std::string pattern = (fs::temp_directory_path(ec) / "tmc-ptxas-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) {
+    r.error = std::string("cannot create a temporary directory for ptxas: ") + std::strerror(errno);
+    return r;
+  }
+  fs::path dir = pattern;
   fs::path in = dir / "kernel.ptx", out = dir / "kernel.cubin", log = dir / "ptxas.log";
   std::ofstream(in, std::ios::binary) << ptx;
 

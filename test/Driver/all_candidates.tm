@@ -13,6 +13,9 @@
 // RUN: rm -rf %t5 && %tmc %s --all-candidates -D T=32,128 -D S=1,1024 -o %t5 2>&1 | FileCheck %s --check-prefix=LIST
 // RUN: FileCheck %s --check-prefix=LISTINDEX < %t5/index.json
 // RUN: not %tmc %s -D T=32,128 2>&1 | FileCheck %s --check-prefix=LISTALONE
+// Cubins: ptxas runs on several threads at once, each in its own directory.
+// RUN: rm -rf %t6 && %tmc %s --all-candidates --kernel tile -D S=1 --emit=cubin -j 3 -o %t6 2>&1 | FileCheck %s --check-prefix=CUBIN
+// RUN: test -s %t6/tile.T32.S1.cubin && test -s %t6/tile.T64.S1.cubin && test -s %t6/tile.T128.S1.cubin
 // RUN: not %tmc %s --all-candidates 2>&1 | FileCheck %s --check-prefix=NODIR
 // RUN: not %tmc %s --kernel tile 2>&1 | FileCheck %s --check-prefix=NOALL
 // RUN: not %tmc %s --all-candidates --kernel nope -o %t4 2>&1 | FileCheck %s --check-prefix=NOKERNEL
@@ -52,6 +55,7 @@ kernel copy(X: f32[N], Y: f32[N]) grid(cdiv(N, 128)) block(128) {
 // LISTINDEX: "params": {"T": 128, "S": 1}
 // LISTINDEX: "params": {"T": 128, "S": 1024}
 // LISTALONE: error: -D T=V1,V2,... lists values to try: it needs --all-candidates
+// CUBIN: tmc: 3 candidates: 3 compiled, 0 excluded by 'where', 0 failed ({{.*}} on 3 threads)
 // NODIR: error: --all-candidates writes one file per candidate: name a directory with -o
 // NOALL: error: '--kernel' compiles one kernel's candidates: it needs --all-candidates
 // NOKERNEL: error: '{{.*}}all_candidates.tm' has no kernel named 'nope'
