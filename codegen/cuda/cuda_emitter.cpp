@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "ir/divisibility.h"
@@ -136,7 +137,21 @@ class Printer {
  private:
   std::string Name(const Var& v) { return fmt::format("{}_{}", v.name, v.id); }
 
+  // A buffer's C name. An unrolled loop repeats a tensor's declaration in
+  // one C scope: each later declaration gets its own name (`tmp_copy1`),
+  // and the accesses that follow it, up to the next, use that name.
+  const std::string& BufName(const Buffer& b) {
+    auto it = buffer_names_.find(&b);
+    return it == buffer_names_.end() ? b.name : it->second;
+  }
+  const std::string& Declare(const Buffer& b) {
+    int n = declared_[b.name]++;
+    return buffer_names_[&b] = n == 0 ? b.name : fmt::format("{}_copy{}", b.name, n);
+  }
+
   void Function(const ir::Function& fn) {
+    buffer_names_.clear();
+    declared_.clear();
     fn_ = &fn;
     bool kernel = fn.kind == ir::Function::Kind::Kernel;
     std::string params;
@@ -189,11 +204,11 @@ class Printer {
         auto* a = s->as<Alloc>();
         const Buffer& b = *a->buffer;
         if (b.scope == MemScope::Shared) {
-          Line(d, fmt::format("{0}* const {1} = reinterpret_cast<{0}*>(tmc_shared + {2});", CType(b.elem), b.name, b.shared_offset));
+          Line(d, fmt::format("{0}* const {1} = reinterpret_cast<{0}*>(tmc_shared + {2});", CType(b.elem), Declare(b), b.shared_offset));
         } else {
           int64_t n = AllocatedElements(b);  // strided layouts leave gaps
           // Aligned so that fragments can be read as 32-bit registers.
-          Line(d, fmt::format("__align__(16) {} {}[{}];", CType(b.elem), b.name, n));
+          Line(d, fmt::format("__align__(16) {} {}[{}];", CType(b.elem), Declare(b), n));
         }
         return;
       }
@@ -262,8 +277,8 @@ class Printer {
     };
     switch (c.intrinsic) {
       case Intrinsic::MmaM16N8K16: {
-        const std::string &dn = c.buffers[0]->name, &an = c.buffers[1]->name, &bn = c.buffers[2]->name,
-                          &cn = c.buffers[3]->name;
+        const std::string &dn = BufName(*c.buffers[0]), &an = BufName(*c.buffers[1]), &bn = BufName(*c.buffers[2]),
+                          &cn = BufName(*c.buffers[3]);
         const char* in = c.buffers[1]->elem == ScalarKind::BF16 ? "bf16" : "f16";
         return fmt::format(
             "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{4}.{4}.f32 {{%0,%1,%2,%3}}, "
@@ -276,7 +291,7 @@ class Printer {
             dn, an, bn, cn, in);
       }
       case Intrinsic::LdMatrixX4: {
-        const std::string& an = c.buffers[0]->name;
+        const std::string& an = BufName(*c.buffers[0]);
         return fmt::format(
             "asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{%0,%1,%2,%3}}, [%4];\\n\" : "
             "\"=r\"(reinterpret_cast<uint32_t*>({0})[0]), \"=r\"(reinterpret_cast<uint32_t*>({0})[1]), "
@@ -298,7 +313,7 @@ class Printer {
 
   std::string Access(const Buffer& b, const std::vector<ir::Expr>& idx) {
     TMC_CHECK(idx.size() == 1, "unflattened access");
-    return b.name + "[" + Expr(idx[0]) + "]";
+    return BufName(b) + "[" + Expr(idx[0]) + "]";
   }
 
   static bool Narrow(ScalarKind t) { return t == ScalarKind::F16 || t == ScalarKind::BF16; }
@@ -458,7 +473,7 @@ class Printer {
         std::string args;
         for (size_t i = 0; i < c->args.size(); ++i) {
           args += args.empty() ? "" : ", ";
-          if (c->callee->params[i].buffer) args += c->args[i]->as<Load>()->buffer->name;
+          if (c->callee->params[i].buffer) args += BufName(*c->args[i]->as<Load>()->buffer);
           else args += a[i];
         }
         return c->callee->name + "(" + args + ")";
@@ -519,6 +534,8 @@ class Printer {
   const ir::Function* fn_ = nullptr;
   bool atomic_helpers_ = false;
   bool minmax_helpers_ = false;
+  std::map<const Buffer*, std::string> buffer_names_;  // declared in this function (BufName)
+  std::map<std::string, int> declared_;                // declarations per source name
 };
 
 }  // namespace

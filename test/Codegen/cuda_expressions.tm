@@ -33,3 +33,22 @@ kernel nested(X: i32[4], Y: i8[4], Z: f16[4], U: u16[4]) block(4) {
 // CHECK: = tmc_abs<int8_t>((int8_t)(tmc_abs<int8_t>(
 // The absolute value of an unsigned number is the number.
 // CHECK: U[t_0] = U[t_0];
+
+// A register tensor declared in an unrolled loop (fuzzer finding, also
+// inside a guard that split-tails drops): each copy is declared once more
+// in one C scope, so later copies get their own names.
+kernel unrolled_alloc(X: f32[N], Z: f32[N]) grid(1) block(32) {
+  for i in spatial(32) * repeat(2) on threadIdx.x {
+    if (i < N) {
+      register tmp: f32[2];
+      tmp[0] = X[i];
+      tmp[1] = tmp[0];
+      Z[i] = tmp[1];
+    }
+  }
+}
+// CHECK-LABEL: unrolled_alloc(
+// CHECK: float tmp[2];
+// CHECK: tmp[1] = tmp[0];
+// CHECK: float tmp_copy1[2];
+// CHECK: tmp_copy1[1] = tmp_copy1[0];
