@@ -1,31 +1,17 @@
 // The metadata is plain JSON written by hand (no JSON library on the
-// build machines); strings are escaped per RFC 8259.
+// build machines); strings are escaped per RFC 8259 (support/json_string.h).
 #include "codegen/kernel_metadata.h"
 
 #include <fmt/format.h>
 
 #include "ir/printer.h"
 #include "ir/transforms/simplify.h"
+#include "support/json_string.h"
 
 namespace tmc::codegen {
 namespace {
 
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", c);
-        else out += c;
-    }
-  }
-  return out + "\"";
-}
-
-std::string Formula(const ir::Expr& e) { return Quote(ir::Print(ir::SimplifyExpr(e))); }
+std::string Formula(const ir::Expr& e) { return JsonString(ir::Print(ir::SimplifyExpr(e))); }
 
 std::string LayoutName(ir::LayoutKind k) {
   switch (k) {
@@ -40,14 +26,14 @@ std::string LayoutName(ir::LayoutKind k) {
 }  // namespace
 
 std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
-  std::string out = fmt::format("{{\n  \"module\": {},\n  \"arch\": {},\n  \"kernels\": [", Quote(m.name), Quote(arch));
+  std::string out = fmt::format("{{\n  \"module\": {},\n  \"arch\": {},\n  \"kernels\": [", JsonString(m.name), JsonString(arch));
   bool first = true;
   for (const auto& f : m.functions) {
     if (f->kind != ir::Function::Kind::Kernel) continue;
     out += first ? "\n" : ",\n";
     first = false;
-    out += fmt::format("    {{\n      \"name\": {},\n      \"implements\": {},\n      \"params\": [", Quote(f->name),
-                       f->implements.empty() ? "null" : Quote(f->implements));
+    out += fmt::format("    {{\n      \"name\": {},\n      \"implements\": {},\n      \"params\": [", JsonString(f->name),
+                       f->implements.empty() ? "null" : JsonString(f->implements));
     for (size_t i = 0; i < f->params.size(); ++i) {
       const ir::Param& p = f->params[i];
       out += i ? ",\n" : "\n";
@@ -55,16 +41,16 @@ std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
         std::string dims;
         for (const ir::Expr& d : p.buffer->shape) dims += (dims.empty() ? "" : ", ") + Formula(d);
         out += fmt::format("        {{\"name\": {}, \"kind\": \"tensor\", \"dtype\": \"{}\", \"shape\": [{}], \"layout\": \"{}\"}}",
-                           Quote(p.buffer->name), ScalarName(p.buffer->elem), dims, LayoutName(p.buffer->layout));
+                           JsonString(p.buffer->name), ScalarName(p.buffer->elem), dims, LayoutName(p.buffer->layout));
       } else {
-        out += fmt::format("        {{\"name\": {}, \"kind\": \"{}\", \"dtype\": \"{}\"}}", Quote(p.var->name),
+        out += fmt::format("        {{\"name\": {}, \"kind\": \"{}\", \"dtype\": \"{}\"}}", JsonString(p.var->name),
                            p.is_shape_symbol ? "shape" : "scalar", ScalarName(p.var->type));
       }
     }
     std::string grid, block, ct;
     for (const ir::Expr& g : f->grid) grid += (grid.empty() ? "" : ", ") + Formula(g);
     for (int64_t b : f->block) block += (block.empty() ? "" : ", ") + std::to_string(b);
-    for (auto& [n, v] : f->ct_values) ct += (ct.empty() ? "" : ", ") + Quote(n) + ": " + std::to_string(v);
+    for (auto& [n, v] : f->ct_values) ct += (ct.empty() ? "" : ", ") + JsonString(n) + ": " + std::to_string(v);
     out += fmt::format("\n      ],\n      \"grid\": [{}],\n      \"block\": [{}],\n      \"shared_bytes\": {},\n"
                        "      \"dynamic_shared\": {},\n      \"index_bits\": {},\n      \"compile_time\": {{{}}}\n    }}",
                        grid, block, f->shared_bytes, f->shared_bytes > 48 * 1024 ? "true" : "false",

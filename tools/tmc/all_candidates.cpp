@@ -8,17 +8,18 @@
 
 #include <fmt/format.h>
 
-#include <condition_variable>
-#include <deque>
-#include <mutex>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
-#include <fstream>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "frontend/compilation.h"
+#include "support/json_string.h"
+#include "tools/tmc/driver_support.h"
 #include "tools/tmc/emit.h"
 
 namespace tmc::driver {
@@ -66,32 +67,10 @@ struct Candidate {
   std::string file, meta_file, output, meta;
 };
 
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += std::string("\\") + c;
-    else if (c == '\n') out += "\\n";
-    else if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", c);
-    else out += c;
-  }
-  return out + "\"";
-}
-
 std::unique_ptr<DiagnosticEngine> MakeDiags(const Options& o, SourceManager& sm, DiagnosticConsumer& consumer) {
   auto diags = std::make_unique<DiagnosticEngine>(sm, consumer);
-  diags->SetWarningsAsErrors(o.warnings_as_errors);
-  diags->SetSuppressWarnings(o.no_warnings);
-  for (const std::string& flag : o.disabled_warnings) diags->DisableWarning(flag);
-  diags->SetErrorLimit(o.error_limit);
+  ApplyDiagnosticOptions(o, *diags);
   return diags;
-}
-
-CompileOptions FrontendOptions(const Options& o) {
-  CompileOptions copts;
-  copts.include_dirs = o.include_dirs;
-  copts.stdlib_dir = o.stdlib_dir;
-  copts.check.defines = o.defines;
-  return copts;
 }
 
 // Every combination of the parameters' values: a -D value or the
@@ -115,14 +94,6 @@ std::vector<std::vector<std::pair<std::string, int64_t>>> Space(const sema::Kern
 }
 
 const char* Extension(const std::string& emit) { return emit == "cubin" ? ".cubin" : emit == "cuda" ? ".cu" : ".ptx"; }
-
-bool WriteFile(const fs::path& path, const std::string& bytes, std::string* error) {
-  std::ofstream f(path, std::ios::binary);
-  f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  f.close();
-  if (!f) *error = "cannot write '" + path.string() + "'";
-  return static_cast<bool>(f);
-}
 
 }  // namespace
 
@@ -237,16 +208,16 @@ int CompileAllCandidates(const Options& o) {
   // Outputs, index and report.
   size_t ok = 0, excluded = 0, failed = 0;
   std::string index = fmt::format("{{\n  \"module\": {},\n  \"arch\": {},\n  \"emit\": {},\n  \"candidates\": [",
-                                  Quote(path), Quote(o.arch), Quote(o.emit));
+                                  JsonString(path), JsonString(o.arch), JsonString(o.emit));
   for (size_t i = 0; i < candidates.size(); ++i) {
     Candidate& c = *candidates[i];
     std::string params;
-    for (auto& [p, v] : c.params) params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", Quote(p), v);
-    std::string entry = fmt::format("\n    {{\"kernel\": {}, \"params\": {{{}}}, ", Quote(c.kernel), params);
+    for (auto& [p, v] : c.params) params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", JsonString(p), v);
+    std::string entry = fmt::format("\n    {{\"kernel\": {}, \"params\": {{{}}}, ", JsonString(c.kernel), params);
     std::string error;
     if (c.status == Candidate::Status::Ok &&
-        (!WriteFile(fs::path(o.output) / c.file, c.output, &error) ||
-         !WriteFile(fs::path(o.output) / c.meta_file, c.meta, &error))) {
+        (!WriteFile((fs::path(o.output) / c.file).string(), c.output, &error) ||
+         !WriteFile((fs::path(o.output) / c.meta_file).string(), c.meta, &error))) {
       c.status = Candidate::Status::Failed;
       c.reason = error;
     }
@@ -255,15 +226,15 @@ int CompileAllCandidates(const Options& o) {
     switch (c.status) {
       case Candidate::Status::Ok:
         ++ok;
-        entry += fmt::format("\"status\": \"ok\", \"file\": {}, \"meta\": {}}}", Quote(c.file), Quote(c.meta_file));
+        entry += fmt::format("\"status\": \"ok\", \"file\": {}, \"meta\": {}}}", JsonString(c.file), JsonString(c.meta_file));
         break;
       case Candidate::Status::Excluded:
         ++excluded;
-        entry += fmt::format("\"status\": \"excluded\", \"reason\": {}}}", Quote(c.reason));
+        entry += fmt::format("\"status\": \"excluded\", \"reason\": {}}}", JsonString(c.reason));
         break;
       default:
         ++failed;
-        entry += fmt::format("\"status\": \"failed\", \"error\": {}}}", Quote(c.reason));
+        entry += fmt::format("\"status\": \"failed\", \"error\": {}}}", JsonString(c.reason));
         std::fprintf(stderr, "tmc: error: candidate %s of kernel '%s' failed:\n%s", values.c_str(), c.kernel.c_str(),
                      c.reason.c_str());
         break;
@@ -272,7 +243,7 @@ int CompileAllCandidates(const Options& o) {
   }
   index += "\n  ]\n}\n";
   std::string error;
-  if (!WriteFile(fs::path(o.output) / "index.json", index, &error)) {
+  if (!WriteFile((fs::path(o.output) / "index.json").string(), index, &error)) {
     std::fprintf(stderr, "tmc: error: %s\n", error.c_str());
     return 1;
   }

@@ -19,6 +19,7 @@
 #include "ir/printer.h"
 #include "ir/transforms/pipeline.h"
 #include "tools/tmc/all_candidates.h"
+#include "tools/tmc/driver_support.h"
 #include "tools/tmc/emit.h"
 #include "support/diagnostic_verifier.h"
 #include "tools/tmc/mapping_command.h"
@@ -124,10 +125,8 @@ int RealMain(int argc, char** argv) {
   DiagnosticConsumer& consumer =
       o.verify_diagnostics ? static_cast<DiagnosticConsumer&>(verifier) : printer;
   DiagnosticEngine diags(sm, consumer);
-  diags.SetWarningsAsErrors(o.warnings_as_errors);
-  diags.SetSuppressWarnings(o.no_warnings);
-  for (const std::string& flag : o.disabled_warnings) diags.DisableWarning(flag);
-  diags.SetErrorLimit(o.verify_diagnostics ? 0 : o.error_limit);
+  ApplyDiagnosticOptions(o, diags);
+  if (o.verify_diagnostics) diags.SetErrorLimit(0);  // every expected diagnostic
   if (const char* log = std::getenv("TMC_DIAGNOSTIC_LOG")) diags.SetKindLog(log);
 
   std::string output;
@@ -140,10 +139,7 @@ int RealMain(int argc, char** argv) {
   if (o.command == "mapping") {
     RunMappingCommand(o, sm, diags, &output);
   } else {
-    CompileOptions copts;
-    copts.include_dirs = o.include_dirs;
-    copts.stdlib_dir = o.stdlib_dir;
-    copts.check.defines = o.defines;
+    CompileOptions copts = FrontendOptions(o);
     copts.parse_only = o.parse_only;
     Compilation comp(sm, diags, copts);
     const std::string& path = o.inputs.front();

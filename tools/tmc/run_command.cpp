@@ -18,9 +18,6 @@
 
 #include "codegen/cpu/cpu_jit.h"
 #include "codegen/cpu/op_reference_jit.h"
-#include "codegen/kernel_metadata.h"
-#include "codegen/nvptx/llvm_emitter.h"
-#include "codegen/nvptx/nvptx_backend.h"
 #include "frontend/compilation.h"
 #include "ir/from_ast.h"
 #include "ir/printer.h"
@@ -31,12 +28,12 @@
 #include "runtime/kernel_signature.h"
 #include "runtime/output_check.h"
 #include "runtime/tmc_runtime.hpp"
+#include "tools/tmc/driver_support.h"
+#include "tools/tmc/emit.h"
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
-#include <llvm/IR/LLVMContext.h>
 
 namespace tmc::driver {
 namespace {
@@ -301,20 +298,6 @@ const ast::OpDecl* ImplementedOp(const sema::CheckedModule& m, const ast::Kernel
 struct GpuCode {
   std::string ptx, meta;
 };
-bool CompileGpuCode(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags, GpuCode* out,
-                    std::string* error) {
-  std::unique_ptr<ir::Module> module = ir::LowerFromAst(m);
-  ir::PassContext ctx{&diags, o.sm, o.arch};
-  ctx.global_index_bits = o.index_bits;
-  std::string log;
-  if (!ir::RunPipeline(*module, ctx, {}, &log) || diags.HasErrors()) return *error = "the GPU lowering failed", false;
-  llvm::LLVMContext lctx;
-  auto lm = codegen::EmitLlvm(*module, lctx);
-  codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath(), o.opt_level, false, o.fp_contract};
-  if (!codegen::OptimizeForNvptx(*lm, nopts, error) || !codegen::EmitPtx(*lm, nopts, &out->ptx, error)) return false;
-  out->meta = codegen::KernelMetadataJson(*module, o.arch);
-  return true;
-}
 
 // Writes a replay case for bench/gpu/check.sh; returns an error or "".
 std::string SaveCase(const std::string& dir, const GpuCode& code, const ir::Function& fn,
@@ -349,12 +332,9 @@ std::string SaveCase(const std::string& dir, const GpuCode& code, const ir::Func
     }
   }
   auto write = [&](const char* name, const std::string& bytes) -> std::string {
-    fs::path path = fs::path(dir) / name;
-    std::ofstream f(path, std::ios::binary);
-    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    f.close();
-    if (!f) return "cannot write '" + path.string() + "': " + std::strerror(errno);
-    return "";
+    std::string error;
+    WriteFile((fs::path(dir) / name).string(), bytes, &error);
+    return error;
   };
   std::string expected(reinterpret_cast<const char*>(reference.data()), reference.size() * sizeof(double));
   for (auto [name, bytes] : {std::pair<const char*, std::string>{"kernel.ptx", code.ptx},
@@ -373,11 +353,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     diags.Report(SourceRange{}, DiagKind::RunFailed, msg);
     return 1;
   };
-  CompileOptions copts;
-  copts.include_dirs = o.include_dirs;
-  copts.stdlib_dir = o.stdlib_dir;
-  copts.check.defines = o.defines;
-  Compilation comp(sm, diags, copts);
+  Compilation comp(sm, diags, FrontendOptions(o));
   sema::CheckedModule* m = comp.CompileFile(o.inputs.front());
   if (!m || !m->ok || diags.HasErrors()) return 1;
 
@@ -525,9 +501,11 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   std::optional<GpuCode> gpu;
   auto gpu_code = [&]() -> const GpuCode* {
     if (gpu) return &*gpu;
+    Options ptx_options = o;
+    ptx_options.emit = "ptx";
     GpuCode code;
-    std::string err;
-    if (!CompileGpuCode(*site.module, o, diags, &code, &err)) return fail(err), nullptr;
+    code.ptx = EmitModule(*site.module, ptx_options, diags, "", &code.meta);
+    if (diags.HasErrors()) return nullptr;  // reported
     return &gpu.emplace(std::move(code));
   };
   auto execute = [&](int pattern) -> bool {
