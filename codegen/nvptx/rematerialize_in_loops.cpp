@@ -130,17 +130,14 @@ bool RematerializeInLoops(llvm::Function& f, unsigned budget) {
   if (f.isDeclaration()) return false;
   const llvm::DataLayout& dl = f.getParent()->getDataLayout();
   bool changed = false;
-  // One loop at a time, outermost first: a copy made for an outer loop is
-  // then defined outside the inner loops, which measure it in turn.
-  for (size_t n = 0;; ++n) {
-    llvm::DominatorTree dt(f);
-    llvm::LoopInfo li(dt);
-    llvm::SmallVector<llvm::Loop*, 8> loops = li.getLoopsInPreorder();
-    if (n >= loops.size()) break;
-    llvm::Loop& loop = *loops[n];
-    if (LiveThroughWords(loop, dl) <= budget) continue;
-    changed |= Rematerializer(loop).Run();
-  }
+  // The pass adds and deletes instructions but never blocks, so the loops
+  // found once stay valid. One loop at a time, outermost first: a copy
+  // made for an outer loop is then defined outside the inner loops, which
+  // measure it in turn.
+  llvm::DominatorTree dt(f);
+  llvm::LoopInfo li(dt);
+  for (llvm::Loop* loop : li.getLoopsInPreorder())
+    if (LiveThroughWords(*loop, dl) > budget) changed |= Rematerializer(*loop).Run();
   return changed;
 }
 

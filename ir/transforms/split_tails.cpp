@@ -28,13 +28,10 @@ class Split : public Mutator {
     if (*e - *b > kMaxUnrolledStatements || (*e - *b) * CountStatements(body) > kMaxUnrolledStatements) return loop;
     auto* seq = body->as<Seq>();
     std::vector<Stmt> stmts = seq ? seq->stmts : std::vector<Stmt>{body};
-    std::map<const Var*, Expr> lets;
-    std::set<const Var*> assigned;  // mutable variables: never invariant
+    std::map<const Var*, Expr> lets;  // filled by Unguard, in order
+    std::set<const Var*> assigned;    // mutable variables: never invariant
     for (const Stmt& s : stmts)
-      if (auto* l = s->as<LetStmt>()) {
-        if (l->var->is_mutable || !l->value) assigned.insert(l->var.get());
-        else lets[l->var.get()] = l->value;
-      }
+      if (auto* l = s->as<LetStmt>(); l && (l->var->is_mutable || !l->value)) assigned.insert(l->var.get());
     counter_ = f->var.get();
     lets_ = &lets;
     assigned_ = &assigned;
@@ -66,9 +63,8 @@ class Split : public Mutator {
     // code and live values (measured: +40 registers in a 128x128 SIMT
     // matmul's staging): split only a trailing guard, whose fast copy
     // replaces a branch per element by one per tile.
-    if (!contiguous && !(stmts.back()->as<IfStmt>() && !stmts.back()->as<IfStmt>()->else_body &&
-                         unguarded.size() == stmts.size() && OnlyLetsBefore(stmts)))
-      return loop;
+    auto* last = stmts.back()->as<IfStmt>();
+    if (!contiguous && !(last && !last->else_body && OnlyLetsBefore(stmts))) return loop;
     Stmt fast = For::Make(f->var, f->begin, f->end, f->step, true, Seq::Make(std::move(unguarded)));
     const_cast<StmtNode*>(fast.get())->loc = f->loc;  // a fresh node
     return IfStmt::Make(fast_cond, fast, loop);
