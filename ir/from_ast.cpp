@@ -5,6 +5,8 @@
 // as `(i < M) ? A[i] : 0.0` never loads out of bounds.
 #include "ir/from_ast.h"
 
+#include "support/mma_layouts.h"
+
 #include <map>
 #include <unordered_map>
 
@@ -17,7 +19,20 @@ namespace {
 struct Entity {
   VarPtr var;
   BufferPtr buffer;
+  std::vector<Expr> prefix;  // a view (`let cur = s[stage];`): its leading indices
   std::optional<sema::ConstValue> value;
+};
+
+/// A tensor as an expression denotes it: a buffer, or a view of one (its
+/// leading indices fixed, `s[stage]`).
+struct TensorRef {
+  BufferPtr buffer;
+  std::vector<Expr> prefix;
+  std::vector<Expr> Full(std::vector<Expr> rest) const {
+    std::vector<Expr> out = prefix;
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+  }
 };
 
 // True if evaluating `e` may read memory or have effects, so that it must
@@ -200,8 +215,7 @@ class Lowering {
       case ast::ExprKind::Name: return Name(static_cast<const ast::NameExpr*>(e));
       case ast::ExprKind::Member: return Member(static_cast<const ast::MemberExpr*>(e));
       case ast::ExprKind::Index: {
-        auto* i = static_cast<const ast::IndexExpr*>(e);
-        return Load::Make(BufferOf(i->base), Indices(i->indices));
+        return Element(static_cast<const ast::IndexExpr*>(e));
       }
       case ast::ExprKind::Cast:
         return Cast::Make(static_cast<const ast::CastExpr*>(e)->to, Value(static_cast<const ast::CastExpr*>(e)->operand));
@@ -317,11 +331,25 @@ class Lowering {
     return Call::Make(ScalarKind::I32, static_cast<Intrinsic>(static_cast<int>(it->second) + axis), {});
   }
 
-  BufferPtr BufferOf(const ast::Expr* base) {
+  // The tensor an expression denotes: a name, or a view `t[i]` of one.
+  TensorRef TensorOf(const ast::Expr* base) {
+    if (auto* i = ast::dyn_cast<ast::IndexExpr>(base)) {
+      TensorRef t = TensorOf(i->base);
+      for (const ast::Expr* x : i->indices) t.prefix.push_back(Value(x));
+      return t;
+    }
     auto* n = ast::dyn_cast<ast::NameExpr>(base);
     Entity* e = n ? Lookup(n->name) : nullptr;
     TMC_CHECK(e && e->buffer, "indexing something that is not a buffer");
-    return e->buffer;
+    return TensorRef{e->buffer, e->prefix};
+  }
+
+  BufferPtr BufferOf(const ast::Expr* base) { return TensorOf(base).buffer; }
+
+  // base[indices]: an element of a tensor or of a view.
+  Expr Element(const ast::IndexExpr* i) {
+    TensorRef t = TensorOf(i->base);
+    return Load::Make(t.buffer, t.Full(Indices(i->indices)));
   }
 
   std::vector<Expr> Indices(const std::vector<ast::Expr*>& idx) {
@@ -330,30 +358,147 @@ class Lowering {
     return out;
   }
 
+  // A fragment operand of mma or ldmatrix: the buffer, the register of
+  // region (0, 0) plus the region's offset, and the region's pieces
+  // (checked by the frontend: sema's CheckFragmentOperand).
+  struct Fragments {
+    BufferPtr buffer;
+    Expr base;  // i32 register offset of the region
+    std::vector<FragmentPiece> pieces;  // origins relative to the region
+    int64_t rows = 0, cols = 0;
+  };
+  Fragments FragmentOperand(const ast::Expr* arg, bool ldmatrix, const TaskMapping& layout, int64_t piece_rows,
+                            int64_t piece_cols) {
+    Fragments f;
+    const ast::Expr* tensor = arg;
+    auto* tile = ast::dyn_cast<ast::CallExpr>(arg);
+    if (tile && tile->callee.name == "tile" && tile->args.size() == 5 && !Lookup("tile")) tensor = tile->args[0];
+    else tile = nullptr;
+    f.buffer = BufferOf(tensor);
+    const sema::Type* t = tensor->type;
+    auto pieces = ldmatrix ? SplitIntoLdMatrices(*t->distributed_by) : SplitIntoFragments(*t->distributed_by, layout);
+    TMC_CHECK(pieces.has_value(), "fragment operand not checked");
+    f.rows = t->dims[0].value;
+    f.cols = t->dims[1].value;
+    f.base = IntImm::Make(ScalarKind::I32, 0);
+    if (!tile) {
+      f.pieces = *pieces;
+      return f;
+    }
+    int64_t rows = module_->constants.at(tile->args[1]).i, cols = module_->constants.at(tile->args[2]).i;
+    auto regions = UniformRegions(*pieces, piece_rows, piece_cols, f.rows, f.cols, rows, cols);
+    TMC_CHECK(regions.has_value(), "tile not checked");
+    f.pieces = regions->pieces;
+    f.rows = rows;
+    f.cols = cols;
+    auto term = [&](const ast::Expr* index, int64_t stride) {
+      return Binary::Make(BinaryOp::Mul, Cast::Make(ScalarKind::I32, Value(index)), IntImm::Make(ScalarKind::I32, stride));
+    };
+    f.base = Binary::Make(BinaryOp::Add, term(tile->args[3], regions->row_stride), term(tile->args[4], regions->col_stride));
+    return f;
+  }
+
+  static Expr RegisterAt(const Fragments& f, int64_t reg) {
+    return Binary::Make(BinaryOp::Add, f.base, IntImm::Make(ScalarKind::I32, reg));
+  }
+
+  // mma over fragment tiles: one m16n8k16 per (16 x 8 tile of d, 16-wide
+  // k step), k outermost so that neighbouring instructions are independent.
+  Expr MmaTiles(const ast::CallExpr* c) {
+    const ScalarKind kVoid = ScalarKind::I32;
+    Fragments d = FragmentOperand(c->args[0], false, MmaM16N8K16C(), 16, 8);
+    Fragments a = FragmentOperand(c->args[1], false, MmaM16N8K16A(), 16, 16);
+    Fragments b = FragmentOperand(c->args[2], false, MmaM16N8K16B(), 16, 8);
+    Fragments acc = FragmentOperand(c->args[3], false, MmaM16N8K16C(), 16, 8);
+    auto at = [](const Fragments& f, int64_t row, int64_t col) {
+      for (const FragmentPiece& p : f.pieces)
+        if (p.row == row && p.col == col) return p.reg;
+      TMC_CHECK(false, "fragment tile without a piece at an origin the checker saw");
+    };
+    std::vector<Expr> calls;
+    for (int64_t k = 0; k < a.cols; k += 16)
+      for (const FragmentPiece& dp : d.pieces) {
+        bool first = k == 0;
+        const Fragments& in = first ? acc : d;
+        int64_t in_reg = first ? at(acc, dp.row, dp.col) : dp.reg;
+        calls.push_back(Call::Make(kVoid, Intrinsic::MmaM16N8K16,
+                                   {RegisterAt(d, dp.reg), RegisterAt(a, at(a, dp.row, k)),
+                                    RegisterAt(b, at(b, k, dp.col)), RegisterAt(in, in_reg)},
+                                   nullptr, {d.buffer, a.buffer, b.buffer, in.buffer}));
+      }
+    for (size_t i = 0; i + 1 < calls.size(); ++i) pre_->push_back(Evaluate::Make(calls[i]));
+    return calls.back();
+  }
+
+  // ldmatrix over fragment tiles: runs of consecutive 8x8 matrices of one
+  // kind (plain or transposed) go in one x4, x2 or x1 instruction. Lane l
+  // gives the address of row l % 8 of matrix (l / 8) % count.
+  Expr LdMatrixTiles(const ast::CallExpr* c) {
+    const ScalarKind kVoid = ScalarKind::I32;
+    Fragments x = FragmentOperand(c->args[0], true, LdMatrixLayout(false), 8, 8);
+    TensorRef s = TensorOf(c->args[1]);
+    // The origin and the lane's row are evaluated once, before the loads.
+    auto bind = [&](Expr v, const char* name) {
+      if (v->as<IntImm>()) return v;
+      VarPtr var = NewVar(*fn_, name, ScalarKind::I32);
+      pre_->push_back(LetStmt::Make(var, v));
+      return VarRef::Make(var);
+    };
+    Expr row0 = bind(Cast::Make(ScalarKind::I32, Value(c->args[2])), "ld_row");
+    Expr col0 = bind(Cast::Make(ScalarKind::I32, Value(c->args[3])), "ld_col");
+    auto i32 = [](int64_t v) { return IntImm::Make(ScalarKind::I32, v); };
+    Expr lane = Binary::Make(BinaryOp::Mod, Call::Make(ScalarKind::I32, Intrinsic::ThreadIdxX, {}), i32(32));
+    Expr lane_row = Binary::Make(BinaryOp::Mod, lane, i32(8));
+    Expr matrix = Binary::Make(BinaryOp::Div, lane, i32(8));
+    std::vector<Expr> calls;
+    const auto& p = x.pieces;
+    for (size_t i = 0; i < p.size();) {
+      size_t n = 1;
+      while (i + n < p.size() && n < 4 && p[i + n].trans == p[i].trans && p[i + n].reg == p[i].reg + 2 * int64_t(n)) ++n;
+      if (n == 3) n = 2;
+      // The lane's matrix: (l / 8) % n, as a chain of selects over the n origins.
+      Expr m = Binary::Make(BinaryOp::Mod, matrix, i32(int64_t(n)));
+      Expr row = i32(p[i].row), col = i32(p[i].col);
+      for (size_t k = 1; k < n; ++k) {
+        Expr is_k = Binary::Make(BinaryOp::Eq, m, i32(int64_t(k)));
+        row = Select::Make(is_k, i32(p[i + k].row), row);
+        col = Select::Make(is_k, i32(p[i + k].col), col);
+      }
+      row = Binary::Make(BinaryOp::Add, Binary::Make(BinaryOp::Add, row0, row), lane_row);
+      col = Binary::Make(BinaryOp::Add, col0, col);
+      calls.push_back(Call::Make(kVoid, Intrinsic::LdMatrix,
+                                 {Load::Make(s.buffer, s.Full({row, col})), RegisterAt(x, p[i].reg),
+                                  i32(int64_t(n)), i32(p[i].trans ? 1 : 0)},
+                                 nullptr, {x.buffer}));
+      i += n;
+    }
+    for (size_t i = 0; i + 1 < calls.size(); ++i) pre_->push_back(Evaluate::Make(calls[i]));
+    return calls.back();
+  }
+
   // Tensor-core and asynchronous-copy built-ins: statements, typed i32.
   std::optional<Expr> TensorCoreCall(const ast::CallExpr* c) {
     const std::string& n = c->callee.name;
     const ScalarKind kVoid = ScalarKind::I32;
-    if (n == "mma") {
-      std::vector<BufferPtr> b;
-      for (const ast::Expr* a : c->args) b.push_back(BufferOf(a));
-      return Call::Make(kVoid, Intrinsic::MmaM16N8K16, {}, nullptr, std::move(b));
-    }
-    if (n == "ldmatrix") {
-      // Lane l supplies the address of row (l % 16) of the tile, at column
-      // block (l / 16) * 8: the four 8x8 matrices land in registers a0..a7.
-      Expr lane = Binary::Make(BinaryOp::Mod, Call::Make(ScalarKind::I32, Intrinsic::ThreadIdxX, {}), IntImm::Make(ScalarKind::I32, 32));
-      Expr row = Binary::Make(BinaryOp::Add, Cast::Make(ScalarKind::I32, Value(c->args[2])),
-                              Binary::Make(BinaryOp::Mod, lane, IntImm::Make(ScalarKind::I32, 16)));
-      Expr col = Binary::Make(BinaryOp::Add, Cast::Make(ScalarKind::I32, Value(c->args[3])),
-                              Binary::Make(BinaryOp::Mul, Binary::Make(BinaryOp::Div, lane, IntImm::Make(ScalarKind::I32, 16)),
-                                           IntImm::Make(ScalarKind::I32, 8)));
-      return Call::Make(kVoid, Intrinsic::LdMatrixX4, {Load::Make(BufferOf(c->args[1]), {row, col})}, nullptr,
-                        {BufferOf(c->args[0])});
-    }
+    if (n == "mma") return MmaTiles(c);
+    if (n == "ldmatrix") return LdMatrixTiles(c);
     if (n == "cp_async") {
       int64_t bytes = module_->constants.at(c->args[2]).i;
-      return Call::Make(kVoid, Intrinsic::CpAsync, {Value(c->args[0]), Value(c->args[1]), IntImm::Make(ScalarKind::I32, bytes)});
+      std::vector<Expr> args{Value(c->args[0]), Value(c->args[1]), IntImm::Make(ScalarKind::I32, bytes)};
+      if (c->args.size() == 4) {
+        // The bytes read from global memory: all or none for a bool,
+        // else the count clamped to [0, BYTES]; the rest is zero-filled.
+        Expr src = Value(c->args[3]);
+        Expr full = IntImm::Make(ScalarKind::I32, bytes), none = IntImm::Make(ScalarKind::I32, 0);
+        if (src->type == ScalarKind::Bool) {
+          src = Select::Make(src, full, none);
+        } else {
+          src = Cast::Make(ScalarKind::I32, Binary::Make(BinaryOp::Max, Binary::Make(BinaryOp::Min, src, IntLike(src, bytes)),
+                                                         IntLike(src, 0)));
+        }
+        args.push_back(src);
+      }
+      return Call::Make(kVoid, Intrinsic::CpAsync, std::move(args));
     }
     if (n == "cp_async_commit") return Call::Make(kVoid, Intrinsic::CpAsyncCommit, {});
     if (n == "cp_async_wait")
@@ -519,6 +664,14 @@ class Lowering {
           scopes_.back()[l->name.name] = e;
           return nullptr;
         }
+        if (l->init->type && l->init->type->IsTensor()) {
+          // A view: its name stands for the tensor and the leading indices.
+          TensorRef view = TensorOf(l->init);
+          e.buffer = view.buffer;
+          e.prefix = view.prefix;
+          scopes_.back()[l->name.name] = e;
+          return nullptr;
+        }
         ScalarKind t = l->type ? l->type->elem : SemaScalar(l->init);
         Expr v = Cast::Make(t, Value(l->init));
         e.var = NewVar(*fn_, l->name.name, t);
@@ -631,8 +784,9 @@ class Lowering {
     std::vector<Expr> idx;
     VarPtr var;
     if (auto* i = ast::dyn_cast<ast::IndexExpr>(a->target)) {
-      buffer = BufferOf(i->base);
-      idx = Indices(i->indices);
+      TensorRef t = TensorOf(i->base);
+      buffer = t.buffer;
+      idx = t.Full(Indices(i->indices));
       current = Load::Make(buffer, idx);
     } else {
       Entity* e = Lookup(static_cast<const ast::NameExpr*>(a->target)->name);

@@ -77,7 +77,7 @@ std::string_view IntrinsicName(Intrinsic i) {
     case Intrinsic::AtomicCas: return "atomic_cas";
     case Intrinsic::CallFunc: return "call";
     case Intrinsic::MmaM16N8K16: return "mma.m16n8k16";
-    case Intrinsic::LdMatrixX4: return "ldmatrix.x4";
+    case Intrinsic::LdMatrix: return "ldmatrix";
     case Intrinsic::CpAsync: return "cp_async";
     case Intrinsic::CpAsyncCommit: return "cp_async_commit";
     case Intrinsic::CpAsyncWait: return "cp_async_wait";

@@ -83,9 +83,15 @@ enum class Intrinsic {
   CallFunc,  // a device function; Call::callee names it
   // Tensor cores and asynchronous copies (void). Fragments are whole
   // register buffers in Call::buffers, in hardware register order.
-  MmaM16N8K16,    // buffers {d, a, b, c}
-  LdMatrixX4,     // buffers {a}; args[0]: Load of the lane's row start in shared memory
-  CpAsync,        // args: Load of the shared destination, Load of the global source, bytes
+  // mma.m16n8k16: buffers {d, a, b, c}; args: each operand's first register
+  // (i32) in its buffer.
+  MmaM16N8K16,
+  // ldmatrix: buffers {x}; args: Load of the lane's row start in shared
+  // memory, x's first register, the matrix count (1, 2, 4), trans (0, 1).
+  LdMatrix,
+  // args: Load of the shared destination, Load of the global source, bytes,
+  // and optionally the bytes read (i32, 0..bytes; the rest is zero-filled).
+  CpAsync,
   CpAsyncCommit,
   CpAsyncWait,    // args: the number of groups that may stay pending
 };

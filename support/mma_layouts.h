@@ -5,6 +5,9 @@
 // order, as these.
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include "support/task_mapping.h"
 
 namespace tmc {
@@ -23,5 +26,49 @@ TaskMapping MmaM16N8K16C();
 /// True when `m` gives every worker the same ordered tasks as `layout`
 /// (which can be written as a different composition).
 bool SameAssignment(const TaskMapping& m, const TaskMapping& layout);
+
+/// One hardware fragment inside a larger register tensor (a fragment tile):
+/// its top-left element and the first of its consecutive registers.
+struct FragmentPiece {
+  int64_t row = 0, col = 0;
+  int64_t reg = 0;
+  bool trans = false;  // ldmatrix pieces: the transposed 8x8 layout
+  friend bool operator==(const FragmentPiece&, const FragmentPiece&) = default;
+};
+
+/// Splits the tensor distributed by `m` (rank 2, 32 workers) into copies of
+/// the fragment `layout`: every run of layout-many registers of every lane
+/// must hold exactly one copy, shifted by a common origin, in the
+/// hardware's register order. Pieces come in register order; nullopt when
+/// `m` is not such a tiling (`repeat(4, 2) * mma_c` is: 8 C fragments).
+std::optional<std::vector<FragmentPiece>> SplitIntoFragments(const TaskMapping& m, const TaskMapping& layout);
+
+/// The 8x8 matrices of ldmatrix (PTX ISA, "ldmatrix"): lane 4g + t holds
+/// (g, 2t), (g, 2t + 1), or with .trans (2t, g), (2t + 1, g).
+TaskMapping LdMatrixLayout(bool trans);
+/// Splits the tensor distributed by `m` into 8x8 ldmatrix matrices, each
+/// plain or transposed (two consecutive registers per lane per matrix).
+std::optional<std::vector<FragmentPiece>> SplitIntoLdMatrices(const TaskMapping& m);
+
+/// The pieces inside rows [row, row + rows) and columns [col, col + cols),
+/// when they tile that region exactly (`piece_rows` x `piece_cols` each);
+/// nullopt otherwise.
+std::optional<std::vector<FragmentPiece>> PiecesInRegion(const std::vector<FragmentPiece>& pieces, int64_t piece_rows,
+                                                         int64_t piece_cols, int64_t row, int64_t col, int64_t rows,
+                                                         int64_t cols);
+
+/// The regions of a fragment tile: for region (i, j) of shape rows x cols
+/// of a tensor of shape tensor_rows x tensor_cols split into `pieces`, the
+/// pieces inside it, with origins relative to the region and registers
+/// relative to region (0, 0); region (i, j) adds i * row_stride + j *
+/// col_stride to each register. nullopt unless every region is tiled the
+/// same way (which is what lets `tile(acc, 16, 8, i, j)` take a run-time i).
+struct RegionPieces {
+  std::vector<FragmentPiece> pieces;
+  int64_t row_stride = 0, col_stride = 0;
+};
+std::optional<RegionPieces> UniformRegions(const std::vector<FragmentPiece>& pieces, int64_t piece_rows,
+                                           int64_t piece_cols, int64_t tensor_rows, int64_t tensor_cols, int64_t rows,
+                                           int64_t cols);
 
 }  // namespace tmc

@@ -49,18 +49,22 @@ void tmc_cpu_sync(tmc_cpu_thread* t, int32_t site);
 /* Warp shuffles of 32-bit values: kind 0 xor, 1 down, 2 up, 3 idx. */
 uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t lane, int32_t site);
 /* Tensor cores: mma.m16n8k16 (f16 or, with `bf16` set, bf16 A and B; f32
- * C and D) on this lane's fragment registers, and ldmatrix.x4 from this
- * lane's row address. */
+ * C and D) on this lane's fragment registers, and ldmatrix of `count`
+ * (1, 2, 4) 8x8 matrices, transposed with `trans`, from this lane's row
+ * address into 2 * count registers. */
 void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const uint16_t* b, const float* c,
                           int32_t bf16, int32_t site);
-void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, int32_t site);
+void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, int32_t count, int32_t trans,
+                      int32_t site);
 /* cp_async of `bytes` (4, 8 or 16) from global `src` (element src_offset
- * of buffer src_buffer) to shared `dst`, issued by this thread: checked for
- * alignment, bounds (every element; an extent of -1: unchecked) and, with
- * --check-races, races; it lands when a cp_async_wait completes its group. */
+ * of buffer src_buffer) to shared `dst`, issued by this thread, reading
+ * only the first `src_bytes` (0..bytes) and zero-filling the rest: checked
+ * for alignment, bounds (every element read or written; an extent of -1:
+ * unchecked) and, with --check-races, races; it lands when a cp_async_wait
+ * completes its group. */
 void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t dst_extent, int32_t dst_buffer,
                       const void* src, int64_t src_offset, int64_t src_extent, int32_t src_buffer, int32_t elem_bytes,
-                      int32_t bytes, int32_t site);
+                      int32_t bytes, int32_t src_bytes, int32_t site);
 /* Closes this thread's current group of copies (cp_async_commit). */
 void tmc_cpu_cp_async_commit(tmc_cpu_thread* t);
 /* Completes all but the `pending` most recent committed groups. */

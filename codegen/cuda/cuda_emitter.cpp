@@ -277,8 +277,9 @@ class Printer {
     };
     switch (c.intrinsic) {
       case Intrinsic::MmaM16N8K16: {
-        const std::string &dn = BufName(*c.buffers[0]), &an = BufName(*c.buffers[1]), &bn = BufName(*c.buffers[2]),
-                          &cn = BufName(*c.buffers[3]);
+        // Each operand from its first register: &x[offset].
+        auto at = [&](size_t k) { return "(&" + BufName(*c.buffers[k]) + "[" + Expr(c.args[k]) + "])"; };
+        std::string dn = at(0), an = at(1), bn = at(2), cn = at(3);
         const char* in = c.buffers[1]->elem == ScalarKind::BF16 ? "bf16" : "f16";
         return fmt::format(
             "asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.{4}.{4}.f32 {{%0,%1,%2,%3}}, "
@@ -290,17 +291,26 @@ class Printer {
             "\"f\"({3}[3]));",
             dn, an, bn, cn, in);
       }
-      case Intrinsic::LdMatrixX4: {
-        const std::string& an = BufName(*c.buffers[0]);
-        return fmt::format(
-            "asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{%0,%1,%2,%3}}, [%4];\\n\" : "
-            "\"=r\"(reinterpret_cast<uint32_t*>({0})[0]), \"=r\"(reinterpret_cast<uint32_t*>({0})[1]), "
-            "\"=r\"(reinterpret_cast<uint32_t*>({0})[2]), \"=r\"(reinterpret_cast<uint32_t*>({0})[3]) : \"r\"({1}));",
-            an, shared_addr(c.args[0]));
+      case Intrinsic::LdMatrix: {
+        std::string an = "(&" + BufName(*c.buffers[0]) + "[" + Expr(c.args[1]) + "])";
+        int64_t count = *AsConstInt(c.args[2]);
+        bool trans = *AsConstInt(c.args[3]) != 0;
+        std::string regs, outs;
+        for (int64_t k = 0; k < count; ++k) {
+          regs += fmt::format("{}%{}", k ? "," : "", k);
+          outs += fmt::format("{}\"=r\"(reinterpret_cast<uint32_t*>({})[{}])", k ? ", " : "", an, k);
+        }
+        return fmt::format("asm volatile(\"ldmatrix.sync.aligned.m8n8.x{}{}.shared.b16 {{{}}}, [%{}];\\n\" : {} : \"r\"({}));",
+                           count, trans ? ".trans" : "", regs, count, outs, shared_addr(c.args[0]));
       }
       case Intrinsic::CpAsync: {
         auto* src = c.args[1]->as<Load>();
         int64_t bytes = *AsConstInt(c.args[2]);
+        if (c.args.size() > 3)  // zero-filling: only args[3] bytes are read
+          return fmt::format(
+              "asm volatile(\"cp.async.{}.shared.global [%0], [%1], {}, %2;\\n\" :: \"r\"({}), \"l\"(&{}), \"r\"((int)({})));",
+              bytes == 16 ? "cg" : "ca", bytes, shared_addr(c.args[0]), Access(*src->buffer, src->indices),
+              Expr(c.args[3]));
         return fmt::format("asm volatile(\"cp.async.{}.shared.global [%0], [%1], {};\\n\" :: \"r\"({}), \"l\"(&{}));",
                            bytes == 16 ? "cg" : "ca", bytes, shared_addr(c.args[0]), Access(*src->buffer, src->indices));
       }

@@ -872,20 +872,28 @@ class Emitter {
       case I::AtomicExch:
       case I::AtomicCas: return Atomic(c, args);
       case I::MmaM16N8K16: return Mma(*c);
-      case I::LdMatrixX4: return LdMatrix(*c);
+      case I::LdMatrix: return LdMatrix(*c);
       case I::CpAsync: {
         auto* dst = c->args[0]->as<Load>();
         auto* src = c->args[1]->as<Load>();
         int64_t bytes = *AsConstInt(c->args[2]);
-        if (o_.host) return HostCpAsync(*dst, *src, bytes);
+        // The zero-filling form: args[3] is the bytes read (0..bytes).
+        llvm::Value* src_bytes = c->args.size() > 3 ? Value(c->args[3]) : nullptr;
+        if (o_.host) return HostCpAsync(*dst, *src, bytes, src_bytes);
         // Inline PTX, not LLVM's intrinsic: with 32-bit shared pointers
         // (nvptx-short-ptr) LLVM 19 has no instruction pattern for it.
         // The shared address is a 32-bit register, as nvcc writes it.
-        std::string text = fmt::format("cp.async.{}.shared.global [$0], [$1], {};", bytes == 16 ? "cg" : "ca", bytes);
-        auto* type = llvm::FunctionType::get(b_.getVoidTy(), {b_.getInt32Ty(), b_.getPtrTy(kGlobalAS)}, false);
-        auto* asm_ = llvm::InlineAsm::get(type, text, "r,l,~{memory}", /*hasSideEffects=*/true);
+        std::string text = fmt::format("cp.async.{}.shared.global [$0], [$1], {}{};", bytes == 16 ? "cg" : "ca", bytes,
+                                       src_bytes ? ", $2" : "");
+        std::vector<llvm::Type*> params{b_.getInt32Ty(), b_.getPtrTy(kGlobalAS)};
+        if (src_bytes) params.push_back(b_.getInt32Ty());
+        auto* type = llvm::FunctionType::get(b_.getVoidTy(), params, false);
+        auto* asm_ = llvm::InlineAsm::get(type, text, src_bytes ? "r,l,r,~{memory}" : "r,l,~{memory}",
+                                          /*hasSideEffects=*/true);
         llvm::Value* shared = b_.CreatePtrToInt(Address(*dst->buffer, dst->indices), b_.getInt32Ty());
-        b_.CreateCall(type, asm_, {shared, Address(*src->buffer, src->indices)});
+        std::vector<llvm::Value*> operands{shared, Address(*src->buffer, src->indices)};
+        if (src_bytes) operands.push_back(src_bytes);
+        b_.CreateCall(type, asm_, operands);
         return b_.getInt32(0);
       }
       case I::CpAsyncCommit:
@@ -927,7 +935,7 @@ class Emitter {
   // cp_async_wait that completes its group (codegen/cpu/cpu_abi.h), and
   // checks alignment, every element's bounds (when accesses are checked)
   // and races.
-  llvm::Value* HostCpAsync(const Load& dst, const Load& src, int64_t bytes) {
+  llvm::Value* HostCpAsync(const Load& dst, const Load& src, int64_t bytes, llvm::Value* src_bytes) {
     auto side = [&](const Load& l, std::vector<llvm::Value*>& args) {
       TMC_CHECK(l.indices.size() == 1, "unflattened access to " + l.buffer->name);
       llvm::Value* i = Value(l.indices[0]);
@@ -941,53 +949,60 @@ class Emitter {
     side(src, args);
     args.push_back(b_.getInt32(static_cast<uint32_t>(ScalarBytes(dst.buffer->elem))));
     args.push_back(b_.getInt32(static_cast<uint32_t>(bytes)));
+    args.push_back(src_bytes ? src_bytes : b_.getInt32(static_cast<uint32_t>(bytes)));
     args.push_back(b_.getInt32(static_cast<uint32_t>(Site())));
     llvm::Type *p = b_.getPtrTy(), *i64 = b_.getInt64Ty(), *i32 = b_.getInt32Ty();
-    b_.CreateCall(Runtime("tmc_cpu_cp_async", b_.getVoidTy(), {p, p, i64, i64, i32, p, i64, i64, i32, i32, i32, i32}), args);
+    b_.CreateCall(Runtime("tmc_cpu_cp_async", b_.getVoidTy(), {p, p, i64, i64, i32, p, i64, i64, i32, i32, i32, i32, i32}),
+                  args);
     return b_.getInt32(0);
   }
 
-  // Element k of a register buffer (an entry-block alloca).
-  llvm::Value* RegisterSlot(const Buffer& b, int64_t k) {
+  // Element `base + k` of a register buffer (an entry-block alloca);
+  // `base` is a fragment operand's register offset (constant once tile
+  // loops are unrolled).
+  llvm::Value* RegisterSlot(const Buffer& b, llvm::Value* base, int64_t k) {
     auto* alloca = llvm::cast<llvm::AllocaInst>(buffers_.at(&b));
-    return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.getInt32(static_cast<uint32_t>(k))});
+    llvm::Value* index = b_.CreateAdd(base, b_.getInt32(static_cast<uint32_t>(k)));
+    return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), index});
   }
 
   // Registers k, k+1 of an f16 (or bf16) fragment as one <2 x half> (<2 x bfloat>).
-  llvm::Value* HalfPair(const Buffer& b, int64_t k) {
+  llvm::Value* HalfPair(const Buffer& b, llvm::Value* base, int64_t k) {
     llvm::Type* et = Ty(b.elem);
     auto* vt = llvm::FixedVectorType::get(et, 2);
     llvm::Value* v = llvm::UndefValue::get(vt);
     for (int64_t i = 0; i < 2; ++i)
-      v = b_.CreateInsertElement(v, b_.CreateLoad(et, RegisterSlot(b, k + i)), b_.getInt32(static_cast<uint32_t>(i)));
+      v = b_.CreateInsertElement(v, b_.CreateLoad(et, RegisterSlot(b, base, k + i)), b_.getInt32(static_cast<uint32_t>(i)));
     return v;
   }
 
-  // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: D = A * B + C.
+  // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: D = A * B + C, each
+  // operand at its register offset (args) in its buffer.
   llvm::Value* Mma(const Call& c) {
     const Buffer &d = *c.buffers[0], &a = *c.buffers[1], &b = *c.buffers[2], &acc = *c.buffers[3];
+    llvm::Value *od = Value(c.args[0]), *oa = Value(c.args[1]), *ob = Value(c.args[2]), *oc = Value(c.args[3]);
     bool bf16 = a.elem == ScalarKind::BF16;
     if (o_.host) {
       llvm::Type* p = b_.getPtrTy();
       b_.CreateCall(Runtime("tmc_cpu_mma_m16n8k16", b_.getVoidTy(), {p, p, p, p, p, b_.getInt32Ty(), b_.getInt32Ty()}),
-                    {thread_, RegisterSlot(d, 0), RegisterSlot(a, 0), RegisterSlot(b, 0), RegisterSlot(acc, 0),
-                     b_.getInt32(bf16), b_.getInt32(static_cast<uint32_t>(Site()))});
+                    {thread_, RegisterSlot(d, od, 0), RegisterSlot(a, oa, 0), RegisterSlot(b, ob, 0),
+                     RegisterSlot(acc, oc, 0), b_.getInt32(bf16), b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
     // f16 pairs travel as <2 x half>; the bf16 intrinsic takes them as i32.
-    auto pair = [&](const Buffer& buf, int64_t k) {
-      llvm::Value* v = HalfPair(buf, k);
+    auto pair = [&](const Buffer& buf, llvm::Value* base, int64_t k) {
+      llvm::Value* v = HalfPair(buf, base, k);
       return bf16 ? b_.CreateBitCast(v, b_.getInt32Ty()) : v;
     };
     std::vector<llvm::Value*> args;
-    for (int64_t k = 0; k < 8; k += 2) args.push_back(pair(a, k));
-    for (int64_t k = 0; k < 4; k += 2) args.push_back(pair(b, k));
-    for (int64_t k = 0; k < 4; ++k) args.push_back(b_.CreateLoad(b_.getFloatTy(), RegisterSlot(acc, k)));
+    for (int64_t k = 0; k < 8; k += 2) args.push_back(pair(a, oa, k));
+    for (int64_t k = 0; k < 4; k += 2) args.push_back(pair(b, ob, k));
+    for (int64_t k = 0; k < 4; ++k) args.push_back(b_.CreateLoad(b_.getFloatTy(), RegisterSlot(acc, oc, k)));
     llvm::Value* r = b_.CreateCall(
         llvm::Intrinsic::getDeclaration(&mod_, bf16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
                                                     : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32),
         args);
-    for (unsigned k = 0; k < 4; ++k) b_.CreateStore(b_.CreateExtractValue(r, k), RegisterSlot(d, k));
+    for (unsigned k = 0; k < 4; ++k) b_.CreateStore(b_.CreateExtractValue(r, k), RegisterSlot(d, od, k));
     return b_.getInt32(0);
   }
 
@@ -997,32 +1012,43 @@ class Emitter {
   static bool IsAddressOperand(const Call& c, size_t i) {
     switch (c.intrinsic) {
       case Intrinsic::CpAsync: return i < 2;
-      case Intrinsic::LdMatrixX4: return i == 0;
+      case Intrinsic::LdMatrix: return i == 0;
       case Intrinsic::CallFunc: return c.callee->params[i].buffer != nullptr;
       default: return false;
     }
   }
 
-  // ldmatrix.sync.aligned.m8n8.x4.shared.b16: four 8x8 matrices, one row
-  // address per lane, into registers a0..a7 (two halves per 32-bit word).
+  // ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16: `count` 8x8
+  // matrices, one row address per lane, into 2 * count registers at the
+  // operand's offset (two halves per 32-bit word).
   llvm::Value* LdMatrix(const Call& c) {
     const Buffer& a = *c.buffers[0];
     auto* row = c.args[0]->as<Load>();
+    llvm::Value* base = Value(c.args[1]);
+    auto count = static_cast<unsigned>(*AsConstInt(c.args[2]));
+    bool trans = *AsConstInt(c.args[3]) != 0;
     llvm::Value* addr = Address(*row->buffer, row->indices, false, &row->source, row->loc);
     if (o_.host) {
       llvm::Type* p = b_.getPtrTy();
-      b_.CreateCall(Runtime("tmc_cpu_ldmatrix_x4", b_.getVoidTy(), {p, p, p, b_.getInt32Ty()}),
-                    {thread_, RegisterSlot(a, 0), addr, b_.getInt32(static_cast<uint32_t>(Site()))});
+      b_.CreateCall(Runtime("tmc_cpu_ldmatrix", b_.getVoidTy(), {p, p, p, b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()}),
+                    {thread_, RegisterSlot(a, base, 0), addr, b_.getInt32(count), b_.getInt32(trans),
+                     b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
-    llvm::Function* f = llvm::Intrinsic::getDeclaration(
-        &mod_, llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16, {addr->getType()});
-    llvm::Value* r = b_.CreateCall(f, {addr});
+    namespace LI = llvm::Intrinsic;
+    static const LI::ID kIds[2][3] = {
+        {LI::nvvm_ldmatrix_sync_aligned_m8n8_x1_b16, LI::nvvm_ldmatrix_sync_aligned_m8n8_x2_b16,
+         LI::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16},
+        {LI::nvvm_ldmatrix_sync_aligned_m8n8_x1_trans_b16, LI::nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16,
+         LI::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16}};
+    LI::ID id = kIds[trans ? 1 : 0][count == 1 ? 0 : count == 2 ? 1 : 2];
+    llvm::Value* r = b_.CreateCall(LI::getDeclaration(&mod_, id, {addr->getType()}), {addr});
     auto* vt = llvm::FixedVectorType::get(Ty(a.elem), 2);
-    for (unsigned k = 0; k < 4; ++k) {
-      llvm::Value* pair = b_.CreateBitCast(b_.CreateExtractValue(r, k), vt);
+    for (unsigned k = 0; k < count; ++k) {
+      llvm::Value* word = count == 1 ? r : b_.CreateExtractValue(r, k);
+      llvm::Value* pair = b_.CreateBitCast(word, vt);
       for (unsigned i = 0; i < 2; ++i)
-        b_.CreateStore(b_.CreateExtractElement(pair, b_.getInt32(i)), RegisterSlot(a, 2 * k + i));
+        b_.CreateStore(b_.CreateExtractElement(pair, b_.getInt32(i)), RegisterSlot(a, base, 2 * k + i));
     }
     return b_.getInt32(0);
   }

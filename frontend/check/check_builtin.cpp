@@ -8,7 +8,7 @@ namespace {
 
 enum class Builtin {
   FloatMath, Abs, MinMax, Fma, Pow, Select, Cdiv, Range, Unroll,
-  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, CpAsyncCommit, CpAsyncWait, None
+  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, CpAsyncCommit, CpAsyncWait, None
 };
 
 struct BuiltinInfo {
@@ -38,7 +38,8 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "atomic_cas") return {Builtin::AtomicCas, 3, 3, true};
   if (n == "mma") return {Builtin::Mma, 4, 4, true};
   if (n == "ldmatrix") return {Builtin::LdMatrix, 4, 4, true};
-  if (n == "cp_async") return {Builtin::CpAsync, 3, 3, true};
+  if (n == "cp_async") return {Builtin::CpAsync, 3, 4, true};
+  if (n == "tile") return {Builtin::Tile, 5, 5, true};
   if (n == "cp_async_commit") return {Builtin::CpAsyncCommit, 0, 0, true};
   if (n == "cp_async_wait") return {Builtin::CpAsyncWait, 1, 1, true};
   if (n == "spatial" || n == "col_spatial" || n == "repeat" || n == "col_repeat")
@@ -117,7 +118,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
                                                   : MappingAtom::Kind::ColRepeat;
     return CheckMappingPrimitive(e, k);
   }
-  if (b.kind == Builtin::Mma || b.kind == Builtin::LdMatrix || b.kind == Builtin::CpAsync ||
+  if (b.kind == Builtin::Mma || b.kind == Builtin::LdMatrix || b.kind == Builtin::CpAsync || b.kind == Builtin::Tile ||
       b.kind == Builtin::CpAsyncCommit || b.kind == Builtin::CpAsyncWait)
     return CheckTensorCoreCall(e, name);
   if (b.kind == Builtin::Unroll) {
@@ -274,45 +275,90 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     case Builtin::CpAsync:
     case Builtin::CpAsyncCommit:
     case Builtin::CpAsyncWait:
+    case Builtin::Tile:
     case Builtin::None:
       break;
   }
   return ErrorInfo();
 }
 
-// Tensor-core and asynchronous-copy built-ins. Fragment operands are whole
-// distributed register tensors whose mappings must assign each lane exactly
-// the elements the hardware puts in its registers, in register order.
+// Tensor-core and asynchronous-copy built-ins. A fragment operand is a
+// distributed register tensor, or a region of one (`tile(x, R, C, i, j)`),
+// made of copies of the hardware's fragment: every lane holds exactly the
+// hardware's elements of each copy, in register order (docs/language.md,
+// "Fragment tiles").
+std::optional<Checker::FragmentOperand> Checker::CheckFragmentOperand(ast::CallExpr* call, size_t i,
+                                                                      const FragmentKind& kind) {
+  ast::Expr* arg = call->args[i];
+  const std::string& name = call->callee.name;
+  ast::Expr* tensor = arg;
+  auto* tile = ast::dyn_cast<ast::CallExpr>(arg);
+  if (tile && tile->callee.name == "tile" && !scope_->Lookup("tile")) {
+    if (tile->args.size() != 5) {
+      diags_.Report(tile->range, DiagKind::BuiltinArity, "tile", Plural(5, "argument"), tile->args.size());
+      return std::nullopt;
+    }
+    tensor = tile->args[0];
+  } else {
+    tile = nullptr;
+  }
+  ExprInfo info = CheckExpr(tensor);
+  if (info.IsError()) return std::nullopt;
+  const Type* t = info.type;
+  std::string want = fmt::format("a register {} tensor of {} fragments", kind.elem_names, kind.role);
+  bool type_ok = t->IsTensor() && t->scope == MemScope::Register && t->Rank() == 2 && t->dims[0].is_const &&
+                 t->dims[1].is_const && kind.Accepts(t->scalar) && ast::dyn_cast<ast::NameExpr>(tensor);
+  if (!type_ok) {
+    diags_.Report(tensor->range, DiagKind::BuiltinArgType, i + 1, name, want, t->ToString());
+    return std::nullopt;
+  }
+  std::optional<std::vector<FragmentPiece>> pieces;
+  if (t->distributed_by)
+    pieces = kind.ldmatrix ? SplitIntoLdMatrices(*t->distributed_by) : SplitIntoFragments(*t->distributed_by, kind.layout);
+  if (!pieces) {
+    auto diag = diags_.Report(tensor->range, DiagKind::FragmentLayout, i + 1, name, kind.role, kind.layout.ToString());
+    if (info.lvalue_root && t->distributed_by)
+      diag.Note(info.lvalue_root->decl_range, DiagKind::NoteMappingType, t->distributed_by->TypeString());
+    return std::nullopt;
+  }
+  FragmentOperand out{t, t->dims[0].value, t->dims[1].value, {}};
+  if (tile) {
+    std::optional<int64_t> rows = EvalInt(tile->args[1], "the rows of a tile");
+    std::optional<int64_t> cols = EvalInt(tile->args[2], "the columns of a tile");
+    bool ok = rows && cols;
+    for (size_t k = 3; k < 5; ++k) ok = !CheckConverted(tile->args[k], ScalarKind::I32, "tile index").IsError() && ok;
+    if (!ok) return std::nullopt;
+    std::optional<RegionPieces> regions;
+    if (*rows > 0 && *cols > 0)
+      regions = UniformRegions(*pieces, kind.rows, kind.cols, out.rows, out.cols, *rows, *cols);
+    if (!regions) {
+      diags_.Report(tile->range, DiagKind::TileNotFragments, *rows, *cols, t->ToString(), kind.role, kind.rows,
+                    kind.cols);
+      return std::nullopt;
+    }
+    for (size_t k = 3; k < 5; ++k) {
+      int64_t count = (k == 3 ? out.rows / *rows : out.cols / *cols);
+      auto it = module_.constants.find(tile->args[k]);
+      if (it != module_.constants.end() && it->second.kind == ConstValue::Kind::Int &&
+          (it->second.i < 0 || it->second.i >= count)) {
+        diags_.Report(tile->args[k]->range, DiagKind::IndexOutOfBounds, std::to_string(it->second.i), k - 3, count);
+        return std::nullopt;
+      }
+    }
+    out.rows = *rows;
+    out.cols = *cols;
+  }
+  return out;
+}
+
 ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name) {
   ExprInfo void_info{types_.Void(), std::nullopt, false, nullptr};
-  auto fragment = [&](size_t i, ScalarKind elem, int64_t rows, int64_t cols, const TaskMapping& layout,
-                      const char* role) -> bool {
-    ast::Expr* arg = e->args[i];
-    ExprInfo info = CheckExpr(arg);
-    if (info.IsError()) return false;
-    const Type* t = info.type;
-    bool shape_ok = t->IsTensor() && t->scope == MemScope::Register && t->Rank() == 2 &&
-                    t->dims[0] == Dim::Const(rows) && t->dims[1] == Dim::Const(cols) &&
-                    t->scalar == elem;
-    std::string want = fmt::format("a register {}[{}, {}] {} fragment", ScalarName(elem), rows, cols, role);
-    if (!shape_ok || !ast::dyn_cast<ast::NameExpr>(arg)) {
-      diags_.Report(arg->range, DiagKind::BuiltinArgType, i + 1, name, want, t->ToString());
-      return false;
-    }
-    if (!t->distributed_by || !SameAssignment(*t->distributed_by, layout)) {
-      auto diag = diags_.Report(arg->range, DiagKind::FragmentLayout, i + 1, name, role, layout.ToString());
-      if (info.lvalue_root && t->distributed_by)
-        diag.Note(info.lvalue_root->decl_range, DiagKind::NoteMappingType, t->distributed_by->TypeString());
-      return false;
-    }
-    return true;
-  };
   auto element_of = [&](size_t i, MemScope scope, const char* what) -> std::optional<ExprInfo> {
     ExprInfo info = CheckExpr(e->args[i]);
     if (info.IsError()) return std::nullopt;
     Symbol* root = info.lvalue_root;
     if (!ast::dyn_cast<ast::IndexExpr>(e->args[i]) || !root || !root->type->IsTensor() ||
-        root->type->scope != scope) {
+        root->type->scope != scope || info.type->IsTensor()) {
       diags_.Report(e->args[i]->range, DiagKind::BuiltinArgType, i + 1, name, what, info.type->ToString());
       return std::nullopt;
     }
@@ -320,24 +366,40 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
   };
   // The element type of A (and then B): f16 or bf16, taken from the argument.
   auto input_type = [&](size_t i) {
-    const Type* t = e->args.size() > i ? CheckExpr(e->args[i]).type : nullptr;
+    ast::Expr* a = e->args.size() > i ? e->args[i] : nullptr;
+    if (auto* tile = a ? ast::dyn_cast<ast::CallExpr>(a) : nullptr; tile && tile->callee.name == "tile" && !tile->args.empty())
+      a = tile->args[0];
+    const Type* t = a ? CheckExpr(a).type : nullptr;
     return t && t->IsTensor() && t->scalar == ScalarKind::BF16 ? ScalarKind::BF16 : ScalarKind::F16;
   };
   if (name == "mma") {
-    // mma(d, a, b, c): d = a * b + c on one m16n8k16 tile (f16 or bf16 in, f32 accumulate).
+    // mma(d, a, b, c): d = a * b + c over fragment tiles, in m16n8k16 steps
+    // (f16 or bf16 in, f32 accumulate).
     ScalarKind in = input_type(1);
-    bool ok = fragment(0, ScalarKind::F32, 16, 8, MmaM16N8K16C(), "C/D");
-    ok = fragment(1, in, 16, 16, MmaM16N8K16A(), "A") && ok;
-    ok = fragment(2, in, 16, 8, MmaM16N8K16B(), "B") && ok;
-    ok = fragment(3, ScalarKind::F32, 16, 8, MmaM16N8K16C(), "C/D") && ok;
-    return ok ? void_info : ErrorInfo();
+    FragmentKind c_kind{MmaM16N8K16C(), "C/D", "f32", {ScalarKind::F32}, 16, 8, false};
+    FragmentKind a_kind{MmaM16N8K16A(), "A", std::string(ScalarName(in)), {in}, 16, 16, false};
+    FragmentKind b_kind{MmaM16N8K16B(), "B", std::string(ScalarName(in)), {in}, 16, 8, false};
+    auto d = CheckFragmentOperand(e, 0, c_kind);
+    auto a = CheckFragmentOperand(e, 1, a_kind);
+    auto b = CheckFragmentOperand(e, 2, b_kind);
+    auto c = CheckFragmentOperand(e, 3, c_kind);
+    if (!d || !a || !b || !c) return ErrorInfo();
+    if (d->rows != a->rows || a->cols != b->rows || d->cols != b->cols || c->rows != d->rows || c->cols != d->cols) {
+      diags_.Report(e->range, DiagKind::MmaShapes, d->rows, d->cols, a->rows, a->cols, b->rows, b->cols, c->rows,
+                    c->cols);
+      return ErrorInfo();
+    }
+    return void_info;
   }
   if (name == "ldmatrix") {
-    // ldmatrix(a, s, row, col): the A fragment of the 16x16 tile of shared
-    // tensor s whose top-left element is s[row, col].
+    // ldmatrix(x, s, row, col): x[i, j] = s[row + i, col + j], in 8x8
+    // matrices (x1, x2, x4; .trans where x holds them transposed).
     ScalarKind in = input_type(0);
-    bool ok = fragment(0, in, 16, 16, MmaM16N8K16A(), "A");
+    FragmentKind kind{LdMatrixLayout(false), "ldmatrix 8x8", "f16 or bf16", {ScalarKind::F16, ScalarKind::BF16}, 8, 8,
+                      true};
+    auto x = CheckFragmentOperand(e, 0, kind);
     ExprInfo s = CheckExpr(e->args[1]);
+    bool ok = x.has_value();
     if (!s.IsError() && (!s.type->IsTensor() || s.type->scope != MemScope::Shared || s.type->Rank() != 2 ||
                          s.type->scalar != in)) {
       diags_.Report(e->args[1]->range, DiagKind::BuiltinArgType, 2, name,
@@ -349,11 +411,23 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
     return ok ? void_info : ErrorInfo();
   }
   if (name == "cp_async") {
-    // cp_async(s[...], g[...], BYTES): copy BYTES (4, 8 or 16) from global to shared memory.
+    // cp_async(s[...], g[...], BYTES [, SRC]): copy BYTES (4, 8 or 16) from
+    // global to shared memory; with SRC (a bool, or a byte count) only
+    // that much is read and the rest of the destination is zero-filled.
     auto dst = element_of(0, MemScope::Shared, "an element of a shared tensor");
     auto src = element_of(1, MemScope::Global, "an element of a global tensor");
     std::optional<int64_t> bytes = EvalInt(e->args[2], "the size of cp_async");
-    if (!dst || !src || !bytes) return ErrorInfo();
+    bool src_ok = true;
+    if (e->args.size() == 4) {
+      ExprInfo n = CheckExpr(e->args[3]);
+      if (!n.IsError() && !n.type->IsBool() && !n.type->IsInteger()) {
+        diags_.Report(e->args[3]->range, DiagKind::BuiltinArgType, 4, name, "a bool or an integer byte count",
+                      n.type->ToString());
+        src_ok = false;
+      }
+      src_ok = src_ok && !n.IsError();
+    }
+    if (!dst || !src || !bytes || !src_ok) return ErrorInfo();
     if (*bytes != 4 && *bytes != 8 && *bytes != 16) {
       diags_.Report(e->args[2]->range, DiagKind::CpAsyncSize, *bytes);
       return ErrorInfo();
@@ -371,6 +445,10 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
       diags_.Report(e->args[0]->range, DiagKind::CpAsyncWaitRange, *n);
       return ErrorInfo();
     }
+  }
+  if (name == "tile") {
+    diags_.Report(e->range, DiagKind::TileOutsideFragmentCall);
+    return ErrorInfo();
   }
   return void_info;
 }

@@ -298,7 +298,20 @@ std::optional<Checker::IndexOperands> Checker::CheckIndexOperands(ast::IndexExpr
     return std::nullopt;
   }
   out.name = out.base.lvalue_root ? out.base.lvalue_root->name : "tensor";
-  if (out.indices.size() != out.base.type->Rank()) {
+  const Type* bt = out.base.type;
+  // Fewer indices than dimensions select a view of a row-major tensor in
+  // memory: `s[stage]` of `shared s: f16[3, 128, 32]` is a shared
+  // f16[128, 32] (docs/language.md, "Views").
+  out.is_view = body_ != BodyKind::Op && !out.indices.empty() && out.indices.size() < bt->Rank() &&
+                bt->scope != MemScope::Register;
+  if (out.is_view && bt->layout.kind != Layout::Kind::RowMajor) {
+    const char* layout = bt->layout.kind == Layout::Kind::ColMajor ? "col_major"
+                         : bt->layout.kind == Layout::Kind::Strided ? "strided"
+                                                                    : "swizzled";
+    diags_.Report(e->range, DiagKind::ViewOfNonRowMajor, out.name, layout);
+    return std::nullopt;
+  }
+  if (!out.is_view && out.indices.size() != bt->Rank()) {
     diags_.Report(e->range, DiagKind::IndexCountMismatch, out.name, out.base.type->Rank(),
                   Plural(out.indices.size(), "index", "indices"));
     return std::nullopt;
@@ -334,6 +347,11 @@ ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
     }
   }
   if (!ok) return ErrorInfo();
+  if (operands->is_view) {
+    Type view = *t;
+    view.dims.erase(view.dims.begin(), view.dims.begin() + static_cast<long>(operands->indices.size()));
+    return ExprInfo{types_.Make(std::move(view)), {}, false, base.lvalue_root};
+  }
   if (t->distributed_by) {
     // A distributed tensor is indexed by the variables of a loop over its
     // mapping: each worker then touches exactly its own registers.

@@ -33,7 +33,9 @@ void Checker::CheckStmt(ast::Stmt* stmt) {
                               : CheckExpr(s->init);
       const Type* t = init.type;
       if (!init.IsError()) {
-        if (t->IsTensor() && body_ != BodyKind::Graph) {
+        // A tensor binding is a view (`let cur = s[stage];`), or a graph value.
+        bool view = t->IsTensor() && ast::dyn_cast<ast::IndexExpr>(s->init);
+        if (t->IsTensor() && body_ != BodyKind::Graph && !view) {
           diags_.Report(s->init->range, DiagKind::TensorVariable, s->name.name);
           t = types_.Error();
         } else if (t->kind == TypeKind::Void || t->kind == TypeKind::Range ||

@@ -3,6 +3,8 @@
 // per module; its member functions live in one check_<construct>.cpp each.
 #pragma once
 
+#include <algorithm>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -13,6 +15,7 @@
 
 #include "frontend/ast/ast.h"
 #include "frontend/check/types.h"
+#include "support/mma_layouts.h"
 #include "support/diagnostics.h"
 
 namespace tmc::sema {
@@ -206,6 +209,7 @@ class Checker {
     ExprInfo base;
     std::vector<ExprInfo> indices;
     std::string name;
+    bool is_view = false;  // fewer indices than dimensions: a view
   };
   std::optional<IndexOperands> CheckIndexOperands(ast::IndexExpr* e);
   ExprInfo CheckIndex(ast::IndexExpr* e);
@@ -228,6 +232,22 @@ class Checker {
   ExprInfo CheckMappingPrimitive(ast::CallExpr* e, MappingAtom::Kind kind);
   ExprInfo CheckFuncCall(ast::CallExpr* e, Symbol& func);
   ExprInfo CheckTensorCoreCall(ast::CallExpr* e, const std::string& name);
+  // What a fragment operand of mma or ldmatrix must be made of.
+  struct FragmentKind {
+    TaskMapping layout;             // one hardware fragment (ldmatrix: its plain layout)
+    const char* role;               // "A", "C/D", "ldmatrix 8x8"
+    std::string elem_names;         // for messages
+    std::vector<ScalarKind> elems;  // accepted element types
+    int64_t rows, cols;             // of one fragment
+    bool ldmatrix;                  // plain or transposed 8x8 matrices
+    bool Accepts(ScalarKind k) const { return std::find(elems.begin(), elems.end(), k) != elems.end(); }
+  };
+  struct FragmentOperand {
+    const Type* type;
+    int64_t rows, cols;  // of the operand (the tile's, for tile(...))
+    std::vector<FragmentPiece> pieces;
+  };
+  std::optional<FragmentOperand> CheckFragmentOperand(ast::CallExpr* call, size_t i, const FragmentKind& kind);
 
   // ---- state
   void PushScope() { scopes_.push_back(std::make_unique<Scope>(scope_)); scope_ = scopes_.back().get(); }

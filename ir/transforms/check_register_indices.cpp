@@ -26,6 +26,13 @@ class Find : public Visitor {
     Check(*s->buffer, s->indices);
     Visitor::Visit(s);
   }
+  // Fragment operands: each buffer's first register (a tile index).
+  void Visit(const Call* c) override {
+    if (c->intrinsic == Intrinsic::MmaM16N8K16)
+      for (size_t k = 0; k < 4; ++k) Check(*c->buffers[k], {c->args[k]});
+    if (c->intrinsic == Intrinsic::LdMatrix) Check(*c->buffers[0], {c->args[1]});
+    Visitor::Visit(c);
+  }
 
  private:
   void Check(const Buffer& b, const std::vector<Expr>& idx) {

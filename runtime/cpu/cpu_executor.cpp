@@ -709,7 +709,8 @@ void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const 
   std::memcpy(d, out, sizeof out);
 }
 
-void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, int32_t site) {
+void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, int32_t count, int32_t trans,
+                      int32_t site) {
   using namespace tmc::runtime;
   RequireFullWarp(t, site);
   int32_t lane = t->linear_tid % 32;
@@ -717,10 +718,14 @@ void tmc_cpu_ldmatrix_x4(tmc_cpu_thread* t, uint16_t* a, const uint16_t* row, in
   int phase = w.phase;
   w.ptrs[phase][lane][0] = row;
   Park(State::AtWarp, site);
-  int g = lane / 4, tq = lane % 4;
-  for (int k = 0; k < 4; ++k)
-    for (int i = 0; i < 2; ++i)
-      a[2 * k + i] = static_cast<const uint16_t*>(w.ptrs[phase][8 * k + g][0])[2 * tq + i];
+  // Matrix k's rows come from lanes 8k .. 8k + 7. Lane 4g + q holds (g,
+  // 2q) and (g, 2q + 1) of each matrix, or with .trans (2q, g), (2q + 1, g).
+  int g = lane / 4, q = lane % 4;
+  for (int k = 0; k < count; ++k)
+    for (int i = 0; i < 2; ++i) {
+      int r = trans ? 2 * q + i : g, c = trans ? g : 2 * q + i;
+      regs[2 * k + i] = static_cast<const uint16_t*>(w.ptrs[phase][8 * k + r][0])[c];
+    }
 }
 
 void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,
@@ -746,7 +751,7 @@ void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const
 
 void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t dst_extent, int32_t dst_buffer,
                       const void* src, int64_t src_offset, int64_t src_extent, int32_t src_buffer, int32_t elem_bytes,
-                      int32_t bytes, int32_t site) {
+                      int32_t bytes, int32_t src_bytes, int32_t site) {
   using namespace tmc::runtime;
   using K = CpuFinding::Kind;
   // The hardware needs both addresses aligned to the copy size: a shared
@@ -761,17 +766,21 @@ void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t 
   // Every element of the copy is in bounds (extents are known when
   // accesses are checked; -1 otherwise).
   int32_t n = bytes / elem_bytes;
+  // The zero-filling form reads only the first src_bytes (the elements they
+  // touch); the rest of the destination becomes zero.
+  int32_t src_n = (src_bytes + elem_bytes - 1) / elem_bytes;
   for (int32_t k = 0; k < n && dst_extent >= 0; ++k)
     if (dst_offset + k < 0 || dst_offset + k >= dst_extent)
       return RecordCpAsyncFault(K::CpAsyncOutOfBounds, t, site, dst_buffer, dst_offset + k, dst_extent, dst_address, bytes, true);
-  for (int32_t k = 0; k < n && src_extent >= 0; ++k)
+  for (int32_t k = 0; k < src_n && src_extent >= 0; ++k)
     if (src_offset + k < 0 || src_offset + k >= src_extent)
       return RecordCpAsyncFault(K::CpAsyncOutOfBounds, t, site, src_buffer, src_offset + k, src_extent, src_address, bytes, false);
   Fiber& f = Current();
   AsyncCopy c{static_cast<char*>(dst), {}, bytes, elem_bytes, f.committed, site, dst_buffer, dst_offset};
-  std::memcpy(c.data, src, static_cast<size_t>(bytes));
+  std::memset(c.data, 0, sizeof c.data);
+  if (src_bytes > 0) std::memcpy(c.data, src, static_cast<size_t>(src_bytes));
   if (g_block->check_races) {
-    for (int32_t k = 0; k < n; ++k)
+    for (int32_t k = 0; k < src_n; ++k)
       CheckRace(t->linear_tid, static_cast<const char*>(src) + k * elem_bytes, src_buffer, src_offset + k,
                 GridAccess::Read, true, site);
     // The copy may land at any moment until its wait: it races with what

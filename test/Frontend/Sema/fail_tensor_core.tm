@@ -6,18 +6,61 @@ import std.mma;
 
 kernel k() block(32) {
   register a: f16[16, 16] by mma_a;
-  register b: f16[16, 8] by mma_b;
+  register b: f16[16, 8] by mma_b;  // expected-note {{this mapping is mapping<2, 32, (16, 8)>}}
   register c: f32[16, 8] by mma_c;
   // Same shape as mma_c, other lanes: rows 2g and 2g + 1.
   register wrong: f32[16, 8] by spatial(8, 4) * repeat(2, 2);  // expected-note {{this mapping is mapping<2, 32, (16, 8)>}}
-  register small: f32[8, 8] by spatial(8, 4) * repeat(1, 2);
+  register small: f32[8, 8] by spatial(8, 4) * repeat(1, 2);  // expected-note {{this mapping is mapping<2, 32, (8, 8)>}}
   var x: f32 = 0.0;
   mma(c, a, b, c);
-  mma(wrong, a, b, c);   // expected-error {{operand 1 of 'mma' is not distributed like the hardware's C/D fragment (repeat(2, 1) * spatial(8, 4) * repeat(1, 2))}}
-  mma(c, b, b, c);       // expected-error {{argument 2 of 'mma' must be a register f16[16, 16] A fragment, got 'register f16[16, 8] by repeat(2, 1) * col_spatial(4, 8) * repeat(2, 1)'}}
-  mma(small, a, b, c);   // expected-error {{argument 1 of 'mma' must be a register f32[16, 8] C/D fragment}}
-  mma(c, a, b, x);       // expected-error {{argument 4 of 'mma' must be a register f32[16, 8] C/D fragment, got 'f32'}}
+  mma(wrong, a, b, c);   // expected-error {{operand 1 of 'mma' is not made of the hardware's C/D fragments (repeat(2, 1) * spatial(8, 4) * repeat(1, 2))}}
+  mma(c, b, b, c);       // expected-error {{operand 2 of 'mma' is not made of the hardware's A fragments}}
+  mma(small, a, b, c);   // expected-error {{operand 1 of 'mma' is not made of the hardware's C/D fragments}}
+  mma(c, a, b, x);       // expected-error {{argument 4 of 'mma' must be a register f32 tensor of C/D fragments, got 'f32'}}
   mma(c, a, b);          // expected-error {{'mma' takes 4 arguments, 3 given}}
+}
+
+// -----
+// Fragment tiles: shapes must agree, tiles must be whole fragments.
+
+import std.mma;
+
+kernel k() block(32) {
+  register acc: f32[32, 16] by repeat(2, 2) * mma_c;
+  register a: f16[32, 32] by repeat(2, 2) * mma_a;
+  register b: f16[32, 16] by repeat(2, 2) * mma_b;
+  register c: f32[16, 8] by mma_c;
+  register a1: f16[16, 16] by mma_a;
+  register b1: f16[16, 8] by mma_b;
+  mma(acc, a, b, acc);
+  mma(c, a, b, c);       // expected-error {{mma needs d[M, N] = a[M, K] * b[K, N] + c[M, N]; got d 16x8, a 32x32, b 32x16, c 16x8}}
+  mma(tile(acc, 16, 8, 1, 1), tile(a, 16, 16, 1, 0), tile(b, 16, 8, 0, 1), tile(acc, 16, 8, 1, 1));
+  for i in unroll(2) {
+    mma(tile(acc, 16, 8, i, 0), tile(a, 16, 32, i, 0), b1, c);  // expected-error {{mma needs d[M, N] = a[M, K] * b[K, N] + c[M, N]; got d 16x8, a 16x32, b 16x8, c 16x8}}
+  }
+  mma(tile(acc, 8, 8, 0, 0), a1, b1, c);  // expected-error {{a 8x8 tile of 'register f32[32, 16] by repeat(2, 2) * repeat(2, 1) * spatial(8, 4) * repeat(1, 2)' is not made of whole C/D fragments (16x8), tiled alike in every tile}}
+  mma(tile(acc, 16, 8, 2, 0), a1, b1, c);  // expected-error {{index 2 is out of bounds for dimension 0 of extent 2}}
+  let t = tile(acc, 16, 8, 0, 0);  // expected-error {{'tile' selects part of a fragment tensor: it is an operand of 'mma' and 'ldmatrix' only}}
+}
+
+// -----
+// ldmatrix fills any tensor made of 8x8 matrices, plain or transposed.
+
+import std.mma;
+
+kernel k() block(32) {
+  shared s: f16[64, 64];
+  shared f: f32[64, 64];
+  register a: f16[16, 16] by mma_a;
+  register b: f16[16, 32] by repeat(1, 4) * mma_b;
+  register c: f32[16, 8] by mma_c;
+  register h: f16[16, 8] by spatial(8, 4) * repeat(2, 2);  // expected-note {{this mapping is mapping<2, 32, (16, 8)>}}
+  ldmatrix(a, s, 16, 0);
+  ldmatrix(b, s, 0, 32);
+  ldmatrix(tile(b, 16, 8, 0, 3), s, 0, 0);
+  ldmatrix(h, s, 0, 0);  // expected-error {{operand 1 of 'ldmatrix' is not made of the hardware's ldmatrix 8x8 fragments (spatial(8, 4) * repeat(1, 2))}}
+  ldmatrix(c, s, 0, 0);  // expected-error {{argument 1 of 'ldmatrix' must be a register f16 or bf16 tensor of ldmatrix 8x8 fragments, got 'register f32[16, 8] by repeat(2, 1) * spatial(8, 4) * repeat(1, 2)'}}
+  ldmatrix(a, f, 0, 0);  // expected-error {{argument 2 of 'ldmatrix' must be a shared f16 matrix, got 'shared f32[64, 64]'}}
 }
 
 // -----
@@ -32,6 +75,9 @@ kernel k(X: f32[N], H: f16[N]) block(32) {
   cp_async(X[0], s[0], 4);       // expected-error {{argument 1 of 'cp_async' must be an element of a shared tensor, got 'f32'}} expected-error {{argument 2 of 'cp_async' must be an element of a global tensor}}
   cp_async(s[0], H[0], 4);       // expected-error {{arguments of 'cp_async' have incompatible types 'f32' and 'f16'}}
   cp_async_wait(9);              // expected-error {{cp_async_wait takes a group count from 0 to 7, not 9}}
+  cp_async(s[0], X[0], 4, 1.5);  // expected-error {{argument 4 of 'cp_async' must be a bool or an integer byte count, got 'f32'}}
+  cp_async(s[0], X[0], 4, N > 0);
+  cp_async(s[0], X[0], 4, N * 4);
   ldmatrix(a, s, 0, 0);          // expected-error {{argument 2 of 'ldmatrix' must be a shared f16 matrix, got 'shared f32[64]'}}
   ldmatrix(a, t, 0, 0);
 }

@@ -2,7 +2,7 @@
 // RUN: %tmc %s --split-input-file --verify-diagnostics
 
 kernel k(A: f32[M, K], B: f32[]) block(32) { // expected-error {{a tensor type needs at least one dimension}}
-  let a = A[0];          // expected-error {{'A' has rank 2 but is indexed with 1 index}}
+  let a = A[0, 1, 2];    // expected-error {{'A' has rank 2 but is indexed with 3 indices}}
   let b = A[0, 1.5];     // expected-error {{index has type 'f32', expected an integer}}
   let c = A[0, 0][1];    // expected-error {{cannot index a value of type 'f32'}}
 }
@@ -92,4 +92,21 @@ kernel k9(A: f32[N]) block(1) {
 op one(X: f32[N]) -> f32[N] { out[i] = X[i]; }
 kernel k8(X: f32[N]) implements one block(32) { // expected-error {{kernel 'k8' has 1 parameter but op 'one' has 1 input and one output}}
 // expected-note@-2 {{'one' declared here}}
+}
+
+// -----
+// Views: fewer indices than dimensions select a row-major sub-tensor.
+
+kernel k(A: f32[M, K]) block(32) {
+  shared s: f32[3, 16, 16];
+  shared t: f32[16, 16] col_major;
+  register r: f32[4, 4];
+  let v = s[1];
+  v[0, 0] = A[0, 0];
+  s[2][1, 1] = v[0, 15] + A[1][2];
+  let x = v[0, 16];        // expected-error {{index 16 is out of bounds for dimension 1 of extent 16}}
+  let y = s[3];            // expected-error {{index 3 is out of bounds for dimension 0 of extent 3}}
+  let w = t[0];            // expected-error {{a view of 't' needs a row-major tensor, not a col_major one}}
+  let z = r[0];            // expected-error {{'r' has rank 2 but is indexed with 1 index}}
+  let q = v + 1.0;         // expected-error {{}}
 }
