@@ -271,7 +271,7 @@ const Flag kFlags[] = {
     {"--profile", Form::Switch, nullptr, kRun, nullptr,
      [](Options* o, const std::string&, std::string*) { return o->profile = "text", true; }},
     {"--profile=", Form::Joined, "text|json", kRun,
-     "memory behaviour per source line on the CPU executor:\nglobal sectors and coalescing, shared-memory bank\nconflicts, active lanes, barriers, bytes moved against\nthe op's minimum (docs/runtime.md); json: the same\nas one JSON document on standard output",
+     "memory behaviour per source line on the CPU executor:\nglobal sectors and coalescing, shared-memory bank\nconflicts, active lanes, barriers, bytes moved against\nevery tensor once (docs/runtime.md); json: the same\nas one JSON document on standard output",
      [](Options* o, const std::string& v, std::string* e) {
        if (v != "text" && v != "json") return Error(e, "unknown --profile format '" + v + "' (expected text or json)");
        return o->profile = v, true;

@@ -119,8 +119,8 @@ std::string ProfileText(const runtime::CpuProfile& p, const codegen::CpuModule& 
   Rows rows = Collect(p, cpu, sm);
   SiteProfile g = Sum(rows.global), s = Sum(rows.shared), b = Sum(rows.barriers);
   std::string out;
-  out += fmt::format("profile:    {} blocks of {} threads on the CPU executor (model: docs/runtime.md)\n", run.blocks,
-                     run.block_threads);
+  out += fmt::format("profile:    {} block{} of {} threads on the CPU executor (model: docs/runtime.md)\n", run.blocks,
+                     run.blocks == 1 ? "" : "s", run.block_threads);
   if (g.warp_instructions > 0) {
     out += fmt::format("global:     {} bytes moved ({} sectors of 32 bytes): {:.2f}x the minimum of {} bytes (its {} tensors once)\n",
                        g.sectors * 32, g.sectors, Ratio(static_cast<double>(g.sectors * 32), static_cast<double>(run.min_bytes)),
