@@ -198,6 +198,7 @@ struct Block {
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::atomic<bool>* stop = nullptr;  // set when a block timed out: the launch ends
   double timeout_s = 0;
+  ProfileRecorder* profile = nullptr;  // --profile: this worker's
 };
 
 // Loop back-edges between two looks at the clock (tmc_cpu_poll).
@@ -346,6 +347,7 @@ bool CheckWarp(Block& b, int32_t w0, int32_t w1) {
     d.why = r == 3 ? CpuFinding::Why::OtherSite : r == 2 ? CpuFinding::Why::AtBarrier : CpuFinding::Why::Returned;
   }
   if (rank == 0) {
+    if (b.profile) b.profile->WarpMeets(w0, w1);
     b.warps[static_cast<size_t>(w0 / 32)].phase ^= 1;
     for (int32_t i = w0; i < w1; ++i) b.fibers[static_cast<size_t>(i)].state = State::Ready;
     return true;
@@ -365,6 +367,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     b.deadline = std::chrono::steady_clock::now() +
                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(l.timeout_s));
   b.shadow.clear();
+  if (b.profile) b.profile->StartBlock(n);
   b.bid[0] = bx;
   b.bid[1] = by;
   b.bid[2] = bz;
@@ -428,6 +431,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     }
     if (live == 0) break;
     if (at == live && at == n && same) {
+      if (b.profile) b.profile->Barrier(site);
       for (Fiber& f : b.fibers) f.state = f.state == State::AtBarrier ? State::Ready : f.state;
       ++b.epoch;
       continue;
@@ -455,6 +459,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     Record(d);
     b.aborted = true;
   }
+  if (b.profile) b.profile->EndBlock();
   g_block = nullptr;
 }
 
@@ -471,8 +476,10 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   std::atomic<bool> stop{false};
   std::unique_ptr<GridShadow> grid_shadow(l.check_races ? new GridShadow(l.grid) : nullptr);
   std::vector<std::vector<CpuFinding>> found(static_cast<size_t>(workers));
+  std::vector<ProfileRecorder> profiles(l.profile ? static_cast<size_t>(workers) : 0);
   auto work = [&](int id) {
     Block b;
+    if (l.profile) b.profile = &profiles[static_cast<size_t>(id)];
     int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
     b.fibers.resize(static_cast<size_t>(n));
     // One stack per fiber, and one for the fault handler (an overflow
@@ -505,6 +512,8 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   if (workers > 0) work(0);
   for (std::thread& t : threads) t.join();
   if (grid_shadow) found.push_back(grid_shadow->Races());
+  // Sums and maxima: the profile does not depend on which worker ran which block.
+  for (const ProfileRecorder& p : profiles) p.MergeInto(l.profile);
   // Merge, one finding per kind and site. Blocks run on several workers in
   // no fixed order: keep the instance from the first block in grid order,
   // and sort by site, so that reports are the same on every run.
@@ -712,6 +721,9 @@ void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const 
 void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, int32_t count, int32_t trans,
                       int32_t site) {
   using namespace tmc::runtime;
+  // The row's access was reported as one element; the instruction reads 16 bytes.
+  if (g_block->profile)
+    g_block->profile->MarkLdMatrix(t->linear_tid, reinterpret_cast<const char*>(row) - t->shared);
   RequireFullWarp(t, site);
   int32_t lane = t->linear_tid % 32;
   Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
@@ -775,6 +787,10 @@ void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t 
   for (int32_t k = 0; k < src_n && src_extent >= 0; ++k)
     if (src_offset + k < 0 || src_offset + k >= src_extent)
       return RecordCpAsyncFault(K::CpAsyncOutOfBounds, t, site, src_buffer, src_offset + k, src_extent, src_address, bytes, false);
+  if (g_block->profile) {
+    g_block->profile->Access(t->linear_tid, site, ProfileOp::CpAsyncRead, false, src_buffer, bytes, src_address);
+    g_block->profile->Access(t->linear_tid, site, ProfileOp::CpAsyncWrite, true, dst_buffer, bytes, dst_address);
+  }
   Fiber& f = Current();
   AsyncCopy c{static_cast<char*>(dst), {}, bytes, elem_bytes, f.committed, site, dst_buffer, dst_offset};
   std::memset(c.data, 0, sizeof c.data);
@@ -857,7 +873,7 @@ void tmc_cpu_int_fault(tmc_cpu_thread* t, int32_t kind, int32_t bits, int32_t si
   tmc::runtime::Record(f);
 }
 
-void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t /*bytes*/, int32_t buffer,
+void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
                      int32_t access, int32_t scope, int32_t site) {
   using namespace tmc::runtime;
   if (offset < 0 || offset >= extent) {
@@ -875,6 +891,14 @@ void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t exte
     CheckRace(t->linear_tid, addr, buffer, offset,
               access == TMC_CPU_WRITE ? GridAccess::Write : access == TMC_CPU_ATOMIC ? GridAccess::Atomic : GridAccess::Read,
               scope == TMC_CPU_GLOBAL, site);
+  // Registers are no memory traffic. Global addresses as byte offsets in
+  // the tensor (its base is aligned on the GPU; the host copy's may not be).
+  if (g_block->profile && scope != TMC_CPU_REGISTER) {
+    bool shared = scope == TMC_CPU_SHARED;
+    g_block->profile->Access(t->linear_tid, site,
+                             access == TMC_CPU_WRITE ? ProfileOp::Write : access == TMC_CPU_ATOMIC ? ProfileOp::Atomic : ProfileOp::Read,
+                             shared, buffer, bytes, shared ? static_cast<char*>(addr) - t->shared : offset * bytes);
+  }
   return addr;
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/cpu/cpu_abi.h"
+#include "runtime/cpu/profile.h"
 
 namespace tmc::runtime {
 
@@ -60,6 +61,10 @@ struct CpuLaunch {
   bool check_races = false;  // within blocks and, on global tensors, between blocks
   int workers = 0;           // OS threads for blocks; 0: one per core
   double timeout_s = 0;      // per block; past it, a looping thread is a hang (0: no limit)
+  // tmc run --profile: the memory behaviour of every access (the kernel
+  // must be compiled with access checks, which report each access), added
+  // to *profile; null: none recorded.
+  CpuProfile* profile = nullptr;
 };
 
 /// Runs the grid; returns the findings of the checking modes (and of

@@ -268,6 +268,14 @@ const Flag kFlags[] = {
        if (v != "nan" && v != "zero") return Error(e, "unknown --init-output '" + v + "' (expected nan or zero)");
        return o->init_output = v, true;
      }},
+    {"--profile", Form::Switch, nullptr, kRun, nullptr,
+     [](Options* o, const std::string&, std::string*) { return o->profile = "text", true; }},
+    {"--profile=", Form::Joined, "text|json", kRun,
+     "memory behaviour per source line on the CPU executor:\nglobal sectors and coalescing, shared-memory bank\nconflicts, active lanes, barriers, bytes moved against\nevery tensor once (docs/runtime.md); json: the same\nas one JSON document on standard output",
+     [](Options* o, const std::string& v, std::string* e) {
+       if (v != "text" && v != "json") return Error(e, "unknown --profile format '" + v + "' (expected text or json)");
+       return o->profile = v, true;
+     }},
     {"--worker", Form::Separate, "W", kMapping, "list the tasks of worker W",
      [](Options* o, const std::string& v, std::string* e) {
        int64_t n;
@@ -347,6 +355,7 @@ std::string Usage(unsigned command) {
     if (!(f.commands & command) || !f.help) continue;
     std::string left = f.name;
     if (left == "-O0") left = "-O0 ... -O3";
+    else if (left == "--profile=") left = "--profile[=text|json]";
     else if (f.form == Form::Joined) left += f.value_name;
     else if (f.form == Form::Separate) left += (left.size() == 2 ? " " : "=") + std::string(f.value_name);
     line(left, f.help);
@@ -439,6 +448,12 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
   if (command == kCompile && !o->all_candidates) {
     if (!o->kernel.empty()) return Fail("'--kernel' compiles one kernel's candidates: it needs --all-candidates", command);
     if (o->jobs) return Fail("'-j' sets the threads of --all-candidates: it needs --all-candidates", command);
+  }
+  if (!o->profile.empty()) {
+    if (o->target != "cpu")
+      return Fail("--profile measures the CPU executor's accesses: it needs --target=cpu", command);
+    if (o->bench)
+      return Fail("--profile instruments every access, which --bench would time: use them in separate runs", command);
   }
   if (o->all_candidates) {
     if (o->output.empty() || o->output == "-")

@@ -57,6 +57,7 @@ struct Options {
   std::map<std::string, std::string> args;  // --arg NAME=VALUE: scalar arguments
   std::optional<double> rtol, atol;         // --rtol / --atol (default: per output type)
   std::string init_output = "nan";          // --init-output=nan|zero
+  std::string profile;                      // --profile[=text|json]; empty: no profile
   // tmc mapping
   std::optional<int64_t> worker;
   std::optional<int64_t> threads;

@@ -30,6 +30,7 @@
 #include "runtime/tmc_runtime.hpp"
 #include "tools/tmc/driver_support.h"
 #include "tools/tmc/emit.h"
+#include "tools/tmc/profile_report.h"
 
 #include <filesystem>
 #include <sstream>
@@ -497,6 +498,9 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   double best_ms = 0, spread_ms = 0;
   bool bench_done = false;
   std::optional<codegen::CpuModule> cpu;
+  // --profile: the first run's (a confirming rerun would count twice).
+  runtime::CpuProfile profile;
+  bool profiled = false;
   // Compiled once, on first use (a confirming rerun reuses it).
   std::optional<GpuCode> gpu;
   auto gpu_code = [&]() -> const GpuCode* {
@@ -562,7 +566,8 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     if (!cpu) {
       cpu.emplace();
       std::string err;
-      if (!codegen::CompileForCpu(*module, o.check_bounds || o.check_races, ExecutorSymbols(), &*cpu, &err))
+      if (!codegen::CompileForCpu(*module, o.check_bounds || o.check_races || !o.profile.empty(), ExecutorSymbols(),
+                                  &*cpu, &err))
         return fail("CPU compilation failed: " + err), false;
     }
     runtime::CpuLaunch launch;
@@ -574,7 +579,10 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     launch.shared_bytes = fn->shared_bytes;
     launch.check_races = o.check_races;
     launch.timeout_s = o.timeout;
-    launch.timeout_s = o.timeout;
+    if (!o.profile.empty() && !profiled) {
+      launch.profile = &profile;
+      profiled = true;
+    }
     auto t0 = std::chrono::steady_clock::now();
     std::vector<runtime::CpuFinding> findings = runtime::RunOnCpu(launch);
     best_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -618,17 +626,21 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     }
   }
 
+  // With --profile=json, standard output is the JSON document alone.
+  auto say = [&](const std::string& text) {
+    if (o.profile != "json") std::fputs(text.c_str(), stdout);
+  };
   std::string shapes;
   for (auto& [n, v] : o.shapes) shapes += (shapes.empty() ? "" : ", ") + n + "=" + std::to_string(v);
-  fmt::print("kernel:     {} ({}, {})\n", fn->name, o.target, shapes.empty() ? "no shapes" : shapes);
+  say(fmt::format("kernel:     {} ({}, {})\n", fn->name, o.target, shapes.empty() ? "no shapes" : shapes));
   int64_t unwritten_count = std::count(unwritten.begin(), unwritten.end(), true);
   std::string unwritten_line = poison ? fmt::format("{} of {}", unwritten_count, out.Size())
                                       : std::string("not checked (--init-output=zero)");
   int64_t op_flops = 0;
   bool pass = unwritten_count == 0;
   if (!op) {
-    fmt::print("reference:  none (the kernel implements no op)\nunwritten:  {}\nresult:     {}\n", unwritten_line,
-               pass ? "PASS" : "FAIL");
+    say(fmt::format("reference:  none (the kernel implements no op)\nunwritten:  {}\nresult:     {}\n", unwritten_line,
+                    pass ? "PASS" : "FAIL"));
   } else {
     // Op parameters take the kernel's tensors and scalars, in order.
     size_t si = 0, ti = 0;
@@ -660,19 +672,32 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       if (!e.empty()) return fail("--save-case: " + e);
     }
     pass = c.pass;
-    fmt::print("reference:  op {} (f64)\n", op->name.name);
+    say(fmt::format("reference:  op {} (f64)\n", op->name.name));
     if (c.compared > 0) {
-      fmt::print("rel. L2:    {:.3e}   (rtol {:.0e}, atol {:.0e} for {})\n", c.rel_l2, tol.rtol, tol.atol, ScalarName(out.dtype));
-      fmt::print("max abs:    {:.3e}   ({} of {} compared elements outside atol + rtol * |ref|)\n", c.max_abs, c.outside, c.compared);
+      say(fmt::format("rel. L2:    {:.3e}   (rtol {:.0e}, atol {:.0e} for {})\n", c.rel_l2, tol.rtol, tol.atol, ScalarName(out.dtype)));
+      say(fmt::format("max abs:    {:.3e}   ({} of {} compared elements outside atol + rtol * |ref|)\n", c.max_abs, c.outside, c.compared));
     } else {
-      fmt::print("rel. L2:    none (no element where both are finite)\n");
+      say("rel. L2:    none (no element where both are finite)\n");
     }
     if (c.nan || c.ref_nan)
-      fmt::print("NaN:        {} of {} (the reference has {}; {} where they disagree)\n", c.nan, out.Size(), c.ref_nan,
-                 c.nonfinite_mismatch);
-    if (c.inf || c.ref_inf) fmt::print("Inf:        {} of {} (the reference has {})\n", c.inf, out.Size(), c.ref_inf);
-    fmt::print("unwritten:  {}\n", unwritten_line);
-    fmt::print("result:     {}\n", pass ? "PASS" : "FAIL");
+      say(fmt::format("NaN:        {} of {} (the reference has {}; {} where they disagree)\n", c.nan, out.Size(), c.ref_nan,
+                      c.nonfinite_mismatch));
+    if (c.inf || c.ref_inf) say(fmt::format("Inf:        {} of {} (the reference has {})\n", c.inf, out.Size(), c.ref_inf));
+    say(fmt::format("unwritten:  {}\n", unwritten_line));
+    say(fmt::format("result:     {}\n", pass ? "PASS" : "FAIL"));
+  }
+  if (!o.profile.empty()) {
+    ProfileRun run;
+    run.kernel = fn->name;
+    run.shapes = o.shapes;
+    run.result = pass ? "PASS" : "FAIL";
+    run.blocks = grid[0] * grid[1] * grid[2];
+    run.block_threads = 1;
+    for (int64_t d : fn->block) run.block_threads *= d;
+    for (const Storage& st : tensors) run.min_bytes += static_cast<int64_t>(st.Bytes());
+    run.tensors = static_cast<int>(tensors.size());
+    if (o.profile == "json") std::fputs(ProfileJson(profile, *cpu, sm, run).c_str(), stdout);
+    else std::fputs(("\n" + ProfileText(profile, *cpu, sm, run)).c_str(), stdout);
   }
   if (o.bench) {
     double bytes = 0;
