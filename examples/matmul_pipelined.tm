@@ -1,7 +1,7 @@
 // Tensor-core matmul with a 128 x 128 block tile: f16 inputs, f32
 // accumulation. Four warps (2 x 2) each own a 64 x 64 fragment tile of C,
 // which is one register tensor: mma and ldmatrix work on whole fragment
-// tiles (16 mma.m16n8k16 and 4 + 4 ldmatrix.x4 per k-step here).
+// tiles (32 mma.m16n8k16 and 4 + 4 ldmatrix.x4 per k-step here).
 // A 3-stage cp_async pipeline stages 128 x 16 tiles of A and 16 x 128
 // tiles of B in shared memory, read through views (sa[stage]); copies past
 // the edges of A and B read nothing and fill zeros, so M, N and K need not
@@ -32,7 +32,9 @@ kernel matmul_pipelined(A: f16[M, K], B: f16[K, N], C: f32[M, N])
     let ld = kt + 2;
     if (ld < kt_count) {
       let st = ld % 3;
-      for (i, c) in repeat(2, 1) * spatial(64, 2) on threadIdx.x {
+      // Eight neighbouring lanes copy one 16-byte column chunk of eight
+      // rows: each quarter-warp's writes then hit all 32 banks once.
+      for (i, c) in repeat(2, 1) * spatial(8, 2) * spatial(8, 1) on threadIdx.x {
         let gi = blockIdx.y * 128 + i;
         let gk = ld * 16 + c * 8;
         cp_async(sa[st][i, c * 8], A[gi, gk], 16, gi < M ? (K - gk) * 2 : 0);
@@ -47,7 +49,7 @@ kernel matmul_pipelined(A: f16[M, K], B: f16[K, N], C: f32[M, N])
     if (kt >= 0) {
       ldmatrix(a, sa[kt % 3], wm, 0);   // 4 x ldmatrix.x4
       ldmatrix(b, sb[kt % 3], 0, wn);   // 4 x ldmatrix.x4.trans
-      mma(acc, a, b, acc);              // 16 x mma.m16n8k16
+      mma(acc, a, b, acc);              // 32 x mma.m16n8k16
     }
   }
   for (i, j) in repeat(4, 8) * mma_c on lane_id {

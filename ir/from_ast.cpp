@@ -402,6 +402,23 @@ class Lowering {
     return Binary::Make(BinaryOp::Add, f.base, IntImm::Make(ScalarKind::I32, reg));
   }
 
+  // The instructions a tile-level call became: all but the last go to the
+  // statement sink, each at the call's location (for reports and
+  // --profile); the last is the call's value.
+  Expr EmitAllButLast(const std::vector<Expr>& calls, const SourceRange& at) {
+    for (const Expr& e : calls) {
+      const_cast<ExprNode*>(e.get())->loc = at;  // fresh nodes: safe
+      if (auto* call = e->as<Call>(); call && !call->args.empty() && call->args[0]->as<Load>())
+        const_cast<ExprNode*>(call->args[0].get())->loc = at;
+    }
+    for (size_t i = 0; i + 1 < calls.size(); ++i) {
+      Stmt s = Evaluate::Make(calls[i]);
+      const_cast<StmtNode*>(s.get())->loc = at;
+      pre_->push_back(s);
+    }
+    return calls.back();
+  }
+
   // mma over fragment tiles: one m16n8k16 per (16 x 8 tile of d, 16-wide
   // k step), k outermost so that neighbouring instructions are independent.
   Expr MmaTiles(const ast::CallExpr* c) {
@@ -426,8 +443,7 @@ class Lowering {
                                     RegisterAt(b, at(b, k, dp.col)), RegisterAt(in, in_reg)},
                                    nullptr, {d.buffer, a.buffer, b.buffer, in.buffer}));
       }
-    for (size_t i = 0; i + 1 < calls.size(); ++i) pre_->push_back(Evaluate::Make(calls[i]));
-    return calls.back();
+    return EmitAllButLast(calls, c->range);
   }
 
   // ldmatrix over fragment tiles: runs of consecutive 8x8 matrices of one
@@ -472,8 +488,7 @@ class Lowering {
                                  nullptr, {x.buffer}));
       i += n;
     }
-    for (size_t i = 0; i + 1 < calls.size(); ++i) pre_->push_back(Evaluate::Make(calls[i]));
-    return calls.back();
+    return EmitAllButLast(calls, c->range);
   }
 
   // Tensor-core and asynchronous-copy built-ins: statements, typed i32.

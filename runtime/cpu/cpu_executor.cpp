@@ -723,7 +723,8 @@ void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, in
   using namespace tmc::runtime;
   // The row's access was reported as one element; the instruction reads 16 bytes.
   if (g_block->profile)
-    g_block->profile->MarkLdMatrix(t->linear_tid, reinterpret_cast<const char*>(row) - t->shared);
+    g_block->profile->MarkLdMatrix(t->linear_tid, reinterpret_cast<const char*>(row) - t->shared,
+                                   t->linear_tid % 32 < 8 * count);
   RequireFullWarp(t, site);
   int32_t lane = t->linear_tid % 32;
   Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
@@ -788,7 +789,9 @@ void tmc_cpu_cp_async(tmc_cpu_thread* t, void* dst, int64_t dst_offset, int64_t 
     if (src_offset + k < 0 || src_offset + k >= src_extent)
       return RecordCpAsyncFault(K::CpAsyncOutOfBounds, t, site, src_buffer, src_offset + k, src_extent, src_address, bytes, false);
   if (g_block->profile) {
-    g_block->profile->Access(t->linear_tid, site, ProfileOp::CpAsyncRead, false, src_buffer, bytes, src_address);
+    // The zero-filling form reads src_bytes (none: the lane reads nothing).
+    if (src_bytes > 0)
+      g_block->profile->Access(t->linear_tid, site, ProfileOp::CpAsyncRead, false, src_buffer, src_bytes, src_address);
     g_block->profile->Access(t->linear_tid, site, ProfileOp::CpAsyncWrite, true, dst_buffer, bytes, dst_address);
   }
   Fiber& f = Current();

@@ -107,9 +107,13 @@ void ProfileRecorder::Access(int32_t thread, int32_t site, ProfileOp op, bool sh
       Entry{address, site, buffer, op, shared, static_cast<uint8_t>(std::clamp(bytes, 1, 255))});
 }
 
-void ProfileRecorder::MarkLdMatrix(int32_t thread, int64_t address) {
+void ProfileRecorder::MarkLdMatrix(int32_t thread, int64_t address, bool used) {
   auto& log = logs_[static_cast<size_t>(thread)];
   if (log.empty() || !log.back().shared || log.back().address != address) return;
+  if (!used) {  // x1 and x2 read rows from lanes 0-7 and 0-15 only
+    log.pop_back();
+    return;
+  }
   log.back().op = ProfileOp::LdMatrix;
   log.back().bytes = 16;
 }

@@ -87,8 +87,9 @@ class ProfileRecorder {
   void StartBlock(int32_t threads);
   void Access(int32_t thread, int32_t site, ProfileOp op, bool shared, int32_t buffer, int32_t bytes, int64_t address);
   /// The thread's last access, when it is a shared access at `address`,
-  /// becomes the row of an ldmatrix (16 bytes).
-  void MarkLdMatrix(int32_t thread, int64_t address);
+  /// becomes the row of an ldmatrix (16 bytes), or is dropped when the
+  /// instruction does not use the lane's row (x1, x2: lanes past 8, 16).
+  void MarkLdMatrix(int32_t thread, int64_t address, bool used = true);
   /// Threads [first, end) of a warp meet at a warp operation.
   void WarpMeets(int32_t first, int32_t end);
   /// All threads passed the barrier at `site`.
