@@ -21,7 +21,8 @@ topDecl
 // A module-level compile-time constant (an integer, a bool or a task mapping).
 constDecl : LET ID (COLON type_)? ASSIGN expr SEMI ;
 
-param : ID COLON type_ ;
+// A function parameter `by` a mapping is a register fragment (docs/language.md, §12).
+param : ID COLON type_ (BY expr)? ;
 paramList : param (COMMA param)* ;
 
 // ---------------------------------------------------------------- ops

@@ -135,7 +135,12 @@ class Lowering {
     }
     for (const ast::Param& p : params) {
       Entity e;
-      if (p.type.is_tensor) {
+      if (p.type.is_tensor && p.by) {
+        // A fragment parameter: the caller's distributed register tensor.
+        e.buffer = MakeBuffer(p.name.name, p.type, MemScope::Register);
+        e.buffer->distributed_by = module_->constants.at(p.by).m;
+        fn_->params.push_back(Param{e.buffer, nullptr, false});
+      } else if (p.type.is_tensor) {
         e.buffer = MakeBuffer(p.name.name, p.type, MemScope::Global);
         fn_->params.push_back(Param{e.buffer, nullptr, false});
       } else {
@@ -524,7 +529,8 @@ class Lowering {
   Expr CallValue(const ast::CallExpr* c) {
     const std::string& n = c->callee.name;
     if (auto tc = TensorCoreCall(c)) return *tc;
-    ScalarKind t = SemaScalar(c);
+    // A call of a function without a result is a statement (typed i32 here).
+    ScalarKind t = c->type && c->type->IsScalar() ? c->type->scalar : ScalarKind::I32;
     auto args = [&](ScalarKind type) {
       std::vector<Expr> out;
       for (const ast::Expr* a : c->args) out.push_back(Cast::Make(type, Value(a)));
@@ -571,10 +577,11 @@ class Lowering {
     for (size_t i = 0; i < c->args.size(); ++i) {
       const Param& p = callee->params[i];
       if (p.buffer) {
-        // Tensor arguments pass the buffer: a load of its first element
-        // stands for its address.
-        BufferPtr b = BufferOf(c->args[i]);
-        a.push_back(Load::Make(b, std::vector<Expr>(b->shape.size(), IntImm::Make(ScalarKind::I32, 0))));
+        // Tensor arguments pass the buffer (or the view): a load of its
+        // first element stands for its address.
+        TensorRef t = TensorOf(c->args[i]);
+        size_t rest = t.buffer->shape.size() - t.prefix.size();
+        a.push_back(Load::Make(t.buffer, t.Full(std::vector<Expr>(rest, IntImm::Make(ScalarKind::I32, 0)))));
       } else {
         a.push_back(Cast::Make(p.var->type, Value(c->args[i])));
       }
@@ -588,7 +595,10 @@ class Lowering {
         const BufferPtr& formal = callee->params[j].buffer;
         if (!formal) continue;
         for (size_t k = 0; k < formal->shape.size() && !value; ++k)
-          if (UsesOnly(formal->shape[k], symbol)) value = BufferOf(c->args[j])->shape[k];
+          if (UsesOnly(formal->shape[k], symbol)) {
+            TensorRef t = TensorOf(c->args[j]);
+            value = t.buffer->shape[t.prefix.size() + k];
+          }
       }
       TMC_CHECK(value != nullptr, "shape symbol " + symbol->name + " of " + callee->name + " is not bound");
       a.push_back(Cast::Make(ScalarKind::I32, value));

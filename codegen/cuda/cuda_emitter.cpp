@@ -483,7 +483,11 @@ class Printer {
         std::string args;
         for (size_t i = 0; i < c->args.size(); ++i) {
           args += args.empty() ? "" : ", ";
-          if (c->callee->params[i].buffer) args += BufName(*c->args[i]->as<Load>()->buffer);
+          if (auto* l = c->args[i]->as<Load>(); c->callee->params[i].buffer) {
+            // The tensor, or a view of it: the address of its first element.
+            auto offset = l->indices.size() == 1 ? AsConstInt(l->indices[0]) : std::optional<int64_t>(0);
+            args += offset == 0 ? BufName(*l->buffer) : "&" + Access(*l->buffer, l->indices);
+          }
           else args += a[i];
         }
         return c->callee->name + "(" + args + ")";

@@ -91,7 +91,10 @@ class Emitter {
   void Declare(const Function& fn) {
     std::vector<llvm::Type*> params;
     for (const Param& p : fn.params)
-      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(global_as_)) : Ty(p.var->type));
+      // Fragment parameters point at the caller's register array (an
+      // alloca, address space 0); other tensors are global.
+      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(p.buffer->scope == MemScope::Register ? 0 : global_as_))
+                                : Ty(p.var->type));
     // On the host every function also receives its thread's context.
     if (o_.host) params.push_back(b_.getPtrTy());
     llvm::Type* ret = fn.result ? Ty(*fn.result) : b_.getVoidTy();
@@ -121,7 +124,7 @@ class Emitter {
       // Tensor arguments are 16-byte aligned and do not overlap each other
       // (docs/language.md, "Kernel arguments"), as __restrict__ says in the
       // CUDA path: LLVM may then reorder and merge accesses into 16-byte ones.
-      if (p.buffer) {
+      if (p.buffer && p.buffer->scope == MemScope::Global) {
         f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithAlignment(ctx_, llvm::Align(16)));
         if (kernel) f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
       }
@@ -494,9 +497,12 @@ class Emitter {
     access_align_ = llvm::Align(1);  // unknown unless found below
     llvm::Value* addr;
     if (buf.scope == MemScope::Register) {
-      auto* alloca = llvm::cast<llvm::AllocaInst>(base);
-      // Not inbounds: with checks on, the index may be out of range.
-      addr = b_.CreateGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.CreateSExtOrTrunc(i, b_.getInt32Ty())});
+      // Not inbounds: with checks on, the index may be out of range. A
+      // fragment parameter is a pointer to the caller's array.
+      if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(base))
+        addr = b_.CreateGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.CreateSExtOrTrunc(i, b_.getInt32Ty())});
+      else
+        addr = b_.CreateGEP(MemTy(buf.elem), base, b_.CreateSExtOrTrunc(i, b_.getInt32Ty()));
     } else if (!o_.host) {
       // A valid access stays inside its tensor (out of bounds is an error
       // the checker finds), which lets LLVM fold the index into the address.
@@ -917,8 +923,18 @@ class Emitter {
         std::vector<llvm::Value*> call_args;
         for (size_t i = 0; i < c->args.size(); ++i) {
           if (c->callee->params[i].buffer) {
+            // The tensor, or a view of it: the address of its first
+            // element, not an access (no check, no race-check read).
             auto* l = c->args[i]->as<Load>();
-            call_args.push_back(buffers_.at(l->buffer.get()));
+            TMC_CHECK(l->indices.size() == 1, "unflattened tensor argument");
+            const Buffer& buf = *l->buffer;
+            llvm::Value* base = buffers_.at(&buf);
+            llvm::Value* index = Value(l->indices[0]);
+            if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(base))
+              call_args.push_back(
+                  b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), b_.CreateSExtOrTrunc(index, b_.getInt32Ty())}));
+            else
+              call_args.push_back(b_.CreateGEP(MemTy(buf.elem), base, index));
           } else {
             call_args.push_back(args[i]);
           }
@@ -961,9 +977,11 @@ class Emitter {
   // `base` is a fragment operand's register offset (constant once tile
   // loops are unrolled).
   llvm::Value* RegisterSlot(const Buffer& b, llvm::Value* base, int64_t k) {
-    auto* alloca = llvm::cast<llvm::AllocaInst>(buffers_.at(&b));
+    llvm::Value* array = buffers_.at(&b);
     llvm::Value* index = b_.CreateAdd(base, b_.getInt32(static_cast<uint32_t>(k)));
-    return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), index});
+    if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(array))
+      return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), index});
+    return b_.CreateInBoundsGEP(MemTy(b.elem), array, index);  // a fragment parameter
   }
 
   // Registers k, k+1 of an f16 (or bf16) fragment as one <2 x half> (<2 x bfloat>).

@@ -287,6 +287,7 @@ struct ExprStmt : Stmt {
 struct Param {
   Ident name;
   TypeSpec type;
+  Expr* by = nullptr;  // functions: a register fragment distributed by this mapping
 };
 
 enum class DeclKind { Const, Op, Kernel, Func, Graph };

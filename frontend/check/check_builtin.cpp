@@ -476,6 +476,32 @@ ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
       diags_.Report(e->args[i]->range, DiagKind::IncompatibleTypes, "argument", a.type->ToString(),
                     fmt::format("{}[{} dims]", ScalarName(want.elem), want.dims.size()));
       ok = false;
+      continue;
+    }
+    ast::Expr* by = decl->params[i].by;
+    if (!by) {
+      // A plain tensor parameter is a tensor in global memory.
+      if (a.type->scope != MemScope::Global) {
+        diags_.Report(e->args[i]->range, DiagKind::FuncArgNotGlobal, i + 1, e->callee.name, a.type->ToString());
+        ok = false;
+      }
+      continue;
+    }
+    // A fragment parameter: the same register tensor, distributed alike.
+    const CheckedModule* owner = func.module ? func.module : &module_;
+    auto m = owner->constants.find(by);
+    if (m == owner->constants.end() || m->second.kind != ConstValue::Kind::Mapping) {
+      ok = false;  // the parameter's own error was reported
+      continue;
+    }
+    const TaskMapping& want_map = *m->second.m;
+    bool same = a.type->scope == MemScope::Register && a.type->distributed_by &&
+                SameAssignment(*a.type->distributed_by, want_map) && ast::dyn_cast<ast::NameExpr>(e->args[i]);
+    for (size_t k = 0; same && k < want.dims.size(); ++k) same = a.type->dims[k] == Dim::Const(want_map.Shape()[k]);
+    if (!same) {
+      diags_.Report(e->args[i]->range, DiagKind::FuncArgNotFragment, i + 1, e->callee.name, want_map.ToString(),
+                    a.type->ToString());
+      ok = false;
     }
   }
   if (!ok) return ErrorInfo();

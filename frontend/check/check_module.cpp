@@ -80,6 +80,11 @@ bool Checker::Run() {
   for (ast::Decl* d : module_.ast->decls) {
     if (diags_.ShouldStop()) break;
     current_decl_ = d;
+    if (d->kind == ast::DeclKind::Func) ResolveParamMappings(static_cast<ast::FuncDecl*>(d));
+  }
+  for (ast::Decl* d : module_.ast->decls) {
+    if (diags_.ShouldStop()) break;
+    current_decl_ = d;
     switch (d->kind) {
       case ast::DeclKind::Const: break;
       case ast::DeclKind::Op: CheckOp(static_cast<ast::OpDecl*>(d)); break;

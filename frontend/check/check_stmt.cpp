@@ -306,27 +306,7 @@ void Checker::CheckLocalTensor(ast::Stmt* stmt, const ast::Ident& name, const as
       }
     }
   }
-  if (by) {
-    ExprInfo m = CheckExpr(by);
-    if (!m.IsError() && m.type->kind != TypeKind::Mapping) {
-      diags_.Report(by->range, DiagKind::ByNotMapping, m.type->ToString());
-      t = types_.Error();
-    } else if (!m.IsError() && !t->IsError()) {
-      const TaskMapping& map = *m.value->m;
-      std::vector<int64_t> shape;
-      for (const Dim& d : t->dims) shape.push_back(d.value);
-      if (shape != map.Shape()) {
-        diags_.Report(by->range, DiagKind::DistributedShapeMismatch, t->ToString(), map.TypeString());
-        t = types_.Error();
-      } else {
-        Type dt = *t;
-        dt.distributed_by = map;
-        t = types_.Make(std::move(dt));
-      }
-    } else {
-      t = types_.Error();
-    }
-  }
+  if (by) t = DistributeBy(t, by);
   Symbol s;
   s.kind = Symbol::Kind::Tensor;
   s.name = name.name;
@@ -334,6 +314,42 @@ void Checker::CheckLocalTensor(ast::Stmt* stmt, const ast::Ident& name, const as
   s.type = t;
   s.warn_unused = true;
   Declare(std::move(s));
+}
+
+}  // namespace tmc::sema
+
+namespace tmc::sema {
+
+// `TYPE by MAPPING`: a register tensor distributed over the workers of the
+// mapping, whose shape must equal the tensor's. The mapping of a function
+// parameter is evaluated once, before any call is checked
+// (ResolveParamMappings); it is not re-checked here.
+const Type* Checker::DistributeBy(const Type* t, ast::Expr* by) {
+  std::optional<ConstValue> value;
+  if (resolved_by_.count(by)) {
+    auto it = module_.constants.find(by);
+    if (it == module_.constants.end() || it->second.kind != ConstValue::Kind::Mapping) return types_.Error();
+    value = it->second;
+  } else {
+    ExprInfo m = CheckExpr(by);
+    if (m.IsError()) return types_.Error();
+    if (m.type->kind != TypeKind::Mapping) {
+      diags_.Report(by->range, DiagKind::ByNotMapping, m.type->ToString());
+      return types_.Error();
+    }
+    value = m.value;
+  }
+  if (t->IsError()) return t;
+  const TaskMapping& map = *value->m;
+  std::vector<int64_t> shape;
+  for (const Dim& d : t->dims) shape.push_back(d.is_const ? d.value : -1);
+  if (shape != map.Shape()) {
+    diags_.Report(by->range, DiagKind::DistributedShapeMismatch, t->ToString(), map.TypeString());
+    return types_.Error();
+  }
+  Type dt = *t;
+  dt.distributed_by = map;
+  return types_.Make(std::move(dt));
 }
 
 }  // namespace tmc::sema

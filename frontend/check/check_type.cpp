@@ -287,12 +287,31 @@ bool Checker::CheckSwizzle(const ast::LayoutSpec& l, const Layout& layout) {
   return true;
 }
 
+// A function's fragment parameters (`acc: f32[16, 8] by mma_c`) have their
+// mappings evaluated before any body is checked, so that calls from
+// kernels above the function can compare distributions.
+void Checker::ResolveParamMappings(ast::FuncDecl* decl) {
+  for (const ast::Param& p : decl->params) {
+    if (!p.by) continue;
+    ExprInfo m = CheckExpr(p.by);
+    if (!m.IsError() && m.type->kind != TypeKind::Mapping)
+      diags_.Report(p.by->range, DiagKind::ByNotMapping, m.type->ToString());
+    resolved_by_.insert(p.by);
+  }
+}
+
 void Checker::DeclareParams(const std::vector<ast::Param>& params, bool read_only) {
   for (const ast::Param& p : params) {
     Symbol s;
     s.name = p.name.name;
     s.decl_range = p.name.range;
-    s.type = ResolveType(p.type, MemScope::Global);
+    s.type = ResolveType(p.type, p.by ? MemScope::Register : MemScope::Global);
+    if (p.by && body_ != BodyKind::Func) {
+      diags_.Report(p.by->range, DiagKind::ByParamOutsideFunc);
+      s.type = types_.Error();
+    } else if (p.by) {
+      s.type = DistributeBy(s.type, p.by);
+    }
     s.kind = p.type.is_tensor ? Symbol::Kind::Tensor : Symbol::Kind::Value;
     s.is_read_only_tensor = read_only && p.type.is_tensor;
     s.used = true;

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -248,6 +249,9 @@ class Checker {
     std::vector<FragmentPiece> pieces;
   };
   std::optional<FragmentOperand> CheckFragmentOperand(ast::CallExpr* call, size_t i, const FragmentKind& kind);
+  const Type* DistributeBy(const Type* t, ast::Expr* by);
+  void ResolveParamMappings(ast::FuncDecl* decl);
+  std::set<const ast::Expr*> resolved_by_;  // function parameters' `by` mappings, checked once
 
   // ---- state
   void PushScope() { scopes_.push_back(std::make_unique<Scope>(scope_)); scope_ = scopes_.back().get(); }

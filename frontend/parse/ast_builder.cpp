@@ -76,7 +76,8 @@ class Builder {
   std::vector<Param> Params(P::ParamListContext* list) {
     std::vector<Param> out;
     if (!list) return out;
-    for (P::ParamContext* p : list->param()) out.push_back(Param{Id(p->ID()), Type(p->type_())});
+    for (P::ParamContext* p : list->param())
+      out.push_back(Param{Id(p->ID()), Type(p->type_()), p->expr() ? Expr(p->expr()) : nullptr});
     return out;
   }
 

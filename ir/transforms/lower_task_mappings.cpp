@@ -40,20 +40,35 @@ class Lower : public Mutator {
   explicit Lower(Function& fn) : fn_(fn) {}
 
  protected:
-  Stmt Visit(const Alloc* a, const Stmt& self) override {
-    const Buffer& b = *a->buffer;
-    if (!b.distributed_by) return self;
+  // A distributed tensor becomes the per-thread array of its worker's tasks.
+  BufferPtr Flatten(const BufferPtr& b) {
     auto flat = std::make_shared<Buffer>();
-    flat->name = b.name;
-    flat->elem = b.elem;
+    flat->name = b->name;
+    flat->elem = b->elem;
     flat->scope = MemScope::Register;
-    flat->shape = {I32(b.distributed_by->TaskCount() / b.distributed_by->Workers())};
-    flat_[a->buffer.get()] = flat;
-    return Alloc::Make(flat);
+    flat->shape = {I32(b->distributed_by->TaskCount() / b->distributed_by->Workers())};
+    flat_[b.get()] = flat;
+    return flat;
   }
 
+  Stmt Visit(const Alloc* a, const Stmt& self) override {
+    if (!a->buffer->distributed_by) return self;
+    return Alloc::Make(Flatten(a->buffer));
+  }
+
+ public:
+  // Fragment parameters of a device function are flattened like locals.
+  void FlattenParams() {
+    for (Param& p : fn_.params)
+      if (p.buffer && p.buffer->distributed_by) p.buffer = Flatten(p.buffer);
+  }
+
+ protected:
   Expr Visit(const Load* l, const Expr& self) override {
     if (auto slot = Slot(*l->buffer)) return Load::Make(flat_.at(l->buffer.get()), {*slot});
+    // Outside a loop over its mapping a distributed tensor is only named as
+    // a whole (passed to a function): its first register stands for it.
+    if (auto it = flat_.find(l->buffer.get()); it != flat_.end()) return Load::Make(it->second, {I32(0)});
     return Mutator::Visit(l, self);
   }
 
@@ -176,6 +191,10 @@ class Lower : public Mutator {
 
 }  // namespace
 
-void LowerTaskMappings(Function& fn, PassContext&) { fn.body = Lower(fn).Mutate(fn.body); }
+void LowerTaskMappings(Function& fn, PassContext&) {
+  Lower lower(fn);
+  lower.FlattenParams();
+  fn.body = lower.Mutate(fn.body);
+}
 
 }  // namespace tmc::ir
