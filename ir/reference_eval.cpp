@@ -5,6 +5,7 @@
 #include "ir/reference_eval.h"
 
 #include <cmath>
+#include <optional>
 #include <functional>
 #include <map>
 
@@ -54,6 +55,7 @@ class Evaluator {
         if (it != env_.scalars.end()) return it->second;
         auto t = env_.tensors.find(n);
         if (t != env_.tensors.end() && t->second->shape.empty()) return t->second->values[0];
+        if (n == "inf") return INFINITY;
         throw Failure{"unknown name '" + n + "'"};
       }
       case ast::ExprKind::Index: {
@@ -164,10 +166,50 @@ class Evaluator {
         {"pow", [](auto& v) { return std::pow(v[0], v[1]); }},
         {"select", [](auto& v) { return v[0] != 0 ? v[1] : v[2]; }},
         {"cdiv", [](auto& v) { return std::ceil(v[0] / v[1]); }}};
+    if (c->func) return CallFunc(*c->func, a);
     auto it = kFns.find(n);
     if (it == kFns.end()) throw Failure{"'" + n + "' cannot be evaluated in an op"};
     if (flops_ && n != "select" && n != "cdiv") ++*flops_;
     return it->second(a);
+  }
+
+  // A function called from the op (checked to be `let`, `if` and
+  // `return` over scalars): runs with its parameters as the only names.
+  static double Convert(double v, ScalarKind to) {
+    if (to == ScalarKind::Bool) return v != 0 ? 1 : 0;
+    return IsInteger(to) ? ConvertToInteger(v, to) : v;
+  }
+  double CallFunc(const ast::FuncDecl& f, const std::vector<double>& args) {
+    if (++call_depth_ > 64) throw Failure{"function calls nest too deeply in the op"};
+    std::map<std::string, double> caller;
+    caller.swap(env_.scalars);
+    for (size_t i = 0; i < f.params.size(); ++i) env_.scalars[f.params[i].name.name] = Convert(args[i], f.params[i].type.elem);
+    std::optional<double> r = Run(f.body);
+    env_.scalars.swap(caller);
+    --call_depth_;
+    if (!r) throw Failure{"function '" + f.name.name + "' ended without returning"};
+    return Convert(*r, f.result->elem);
+  }
+  std::optional<double> Run(const ast::Stmt* s) {
+    switch (s->kind) {
+      case ast::StmtKind::Let: {
+        auto* l = static_cast<const ast::LetStmt*>(s);
+        double v = Eval(l->init);
+        env_.scalars[l->name.name] = l->type ? Convert(v, l->type->elem) : v;
+        return std::nullopt;
+      }
+      case ast::StmtKind::Return: return Eval(static_cast<const ast::ReturnStmt*>(s)->value);
+      case ast::StmtKind::Block:
+        for (const ast::Stmt* x : static_cast<const ast::BlockStmt*>(s)->stmts)
+          if (auto r = Run(x)) return r;
+        return std::nullopt;
+      case ast::StmtKind::If: {
+        auto* i = static_cast<const ast::IfStmt*>(s);
+        if (Eval(i->cond) != 0) return Run(i->then_body);
+        return i->else_body ? Run(i->else_body) : std::nullopt;
+      }
+      default: throw Failure{"unsupported statement in a function called from an op"};
+    }
   }
 
   double Reduce(const ast::ReduceExpr* r) {
@@ -199,6 +241,7 @@ class Evaluator {
   }
 
   Env& env_;
+  int call_depth_ = 0;
   int64_t* flops_;
 };
 

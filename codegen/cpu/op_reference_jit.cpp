@@ -125,6 +125,7 @@ class OpCompiler {
     if (auto s = symbols_.find(n); s != symbols_.end()) return F(s->second);
     if (auto t = tensors_.find(n); t != tensors_.end() && t->second.shape.empty())
       return b_.CreateLoad(F64(), TensorBase(t->second.slot));
+    if (n == "inf") return F(INFINITY);
     throw Unsupported{"unknown name '" + n + "'"};
   }
 
@@ -277,10 +278,38 @@ class OpCompiler {
   llvm::Value* Min(llvm::Value* a, llvm::Value* b) { return b_.CreateSelect(b_.CreateFCmpOLT(b, a), b, a); }
   llvm::Value* Max(llvm::Value* a, llvm::Value* b) { return b_.CreateSelect(b_.CreateFCmpOLT(a, b), b, a); }
 
+  // A function called from the op, inlined when it is float lets and a
+  // return; anything else goes to the oracle (ir::EvaluateOp).
+  llvm::Value* InlineFunc(const ast::FuncDecl& f, const std::vector<llvm::Value*>& args) {
+    if (!f.result || !IsFloat(f.result->elem)) throw Unsupported{"a function with a non-float result"};
+    std::map<std::string, llvm::Value*> scope;
+    for (size_t i = 0; i < f.params.size(); ++i) {
+      if (!IsFloat(f.params[i].type.elem)) throw Unsupported{"a function with a non-float parameter"};
+      scope[f.params[i].name.name] = args[i];
+    }
+    std::vector<std::map<std::string, llvm::Value*>> caller;
+    caller.swap(locals_);
+    locals_.push_back(std::move(scope));
+    for (const ast::Stmt* st : f.body->stmts) {
+      if (auto* l = st->kind == ast::StmtKind::Let ? static_cast<const ast::LetStmt*>(st) : nullptr) {
+        if ((l->type && !IsFloat(l->type->elem)) || !l->init->type || !l->init->type->IsFloat())
+          throw Unsupported{"a non-float let in a function"};
+        locals_.back()[l->name.name] = Eval(l->init);
+        continue;
+      }
+      if (st->kind != ast::StmtKind::Return) break;
+      llvm::Value* r = Eval(static_cast<const ast::ReturnStmt*>(st)->value);
+      locals_.swap(caller);
+      return r;
+    }
+    throw Unsupported{"a function with control flow"};
+  }
+
   llvm::Value* Call(const ast::CallExpr* c) {
     const std::string& n = c->callee.name;
     std::vector<llvm::Value*> a;
     for (const ast::Expr* x : c->args) a.push_back(Eval(x));
+    if (c->func) return InlineFunc(*c->func, a);
     auto arity = [&](size_t k) {
       if (a.size() != k) throw Unsupported{"'" + n + "' with " + std::to_string(a.size()) + " arguments"};
     };

@@ -86,11 +86,14 @@ struct NameExpr : Expr {
   std::string name;
 };
 
+struct FuncDecl;
 struct CallExpr : Expr {
   static constexpr ExprKind kKind = ExprKind::Call;
   CallExpr() : Expr(kKind) {}
   Ident callee;
   std::vector<Expr*> args;
+  /// Set by semantic analysis for a call of a `func`.
+  const FuncDecl* func = nullptr;
 };
 
 struct CastExpr : Expr {

@@ -1,5 +1,6 @@
 // Calls: built-in functions (math, mappings, loop ranges, shuffles,
 // atomics), device functions, and the dispatch of op calls to graphs.
+#include "frontend/ast/ast_printer.h"
 #include "frontend/check/checker.h"
 #include "support/mma_layouts.h"
 
@@ -60,6 +61,7 @@ ExprInfo Checker::CheckCall(ast::CallExpr* e) {
         return ErrorInfo();
       case Symbol::Kind::Func:
         if (body_ == BodyKind::Kernel || body_ == BodyKind::Func) return CheckFuncCall(e, *s);
+        if (body_ == BodyKind::Op) return CheckOpFuncCall(e, *s);
         diags_.Report(e->callee.range, DiagKind::FuncCallOutsideDevice, e->callee.name);
         return ErrorInfo();
       default:
@@ -453,6 +455,109 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
   return void_info;
 }
 
+namespace {
+
+bool IsMathBuiltin(const std::string& n) {
+  BuiltinInfo b = LookupBuiltin(n);
+  switch (b.kind) {
+    case Builtin::FloatMath: case Builtin::Abs: case Builtin::MinMax: case Builtin::Fma: case Builtin::Pow:
+    case Builtin::Select: case Builtin::Cdiv:
+      return true;
+    default: return false;
+  }
+}
+
+// Why `f` cannot be called from an op (empty: it can). An op is a pure
+// definition evaluated per element: a function it calls computes a scalar
+// from scalars with `let`, `if` and `return` only.
+std::string WhyNotOpCallable(const ast::FuncDecl* f, int depth = 0);
+
+std::string WhyNotOpCallableExpr(const ast::Expr* e, int depth) {
+  if (!e) return {};
+  switch (e->kind) {
+    case ast::ExprKind::Name: {
+      const std::string& n = static_cast<const ast::NameExpr*>(e)->name;
+      if (n == "warp_id" || n == "lane_id") return "it uses '" + n + "'";
+      return {};
+    }
+    case ast::ExprKind::Member: return "it uses '" + ast::PrintExpr(e) + "'";
+    case ast::ExprKind::Index: return "it reads a tensor";
+    case ast::ExprKind::Unary: return WhyNotOpCallableExpr(static_cast<const ast::UnaryExpr*>(e)->operand, depth);
+    case ast::ExprKind::Binary: {
+      auto* b = static_cast<const ast::BinaryExpr*>(e);
+      std::string why = WhyNotOpCallableExpr(b->lhs, depth);
+      return why.empty() ? WhyNotOpCallableExpr(b->rhs, depth) : why;
+    }
+    case ast::ExprKind::Ternary: {
+      auto* t = static_cast<const ast::TernaryExpr*>(e);
+      for (const ast::Expr* x : {t->cond, t->then_value, t->else_value})
+        if (std::string why = WhyNotOpCallableExpr(x, depth); !why.empty()) return why;
+      return {};
+    }
+    case ast::ExprKind::Cast: return WhyNotOpCallableExpr(static_cast<const ast::CastExpr*>(e)->operand, depth);
+    case ast::ExprKind::Call: {
+      auto* c = static_cast<const ast::CallExpr*>(e);
+      for (const ast::Expr* x : c->args)
+        if (std::string why = WhyNotOpCallableExpr(x, depth); !why.empty()) return why;
+      if (IsMathBuiltin(c->callee.name)) return {};
+      if (c->func) {
+        if (depth > 16) return "its calls nest too deeply";
+        std::string why = WhyNotOpCallable(c->func, depth + 1);
+        return why.empty() ? why : "it calls '" + c->callee.name + "', and " + why;
+      }
+      return "it calls '" + c->callee.name + "'";
+    }
+    default: return {};
+  }
+}
+
+std::string WhyNotOpCallableStmt(const ast::Stmt* s, int depth) {
+  switch (s->kind) {
+    case ast::StmtKind::Let: return WhyNotOpCallableExpr(static_cast<const ast::LetStmt*>(s)->init, depth);
+    case ast::StmtKind::Return: return WhyNotOpCallableExpr(static_cast<const ast::ReturnStmt*>(s)->value, depth);
+    case ast::StmtKind::Block:
+      for (const ast::Stmt* x : static_cast<const ast::BlockStmt*>(s)->stmts)
+        if (std::string why = WhyNotOpCallableStmt(x, depth); !why.empty()) return why;
+      return {};
+    case ast::StmtKind::If: {
+      auto* i = static_cast<const ast::IfStmt*>(s);
+      if (std::string why = WhyNotOpCallableExpr(i->cond, depth); !why.empty()) return why;
+      if (std::string why = WhyNotOpCallableStmt(i->then_body, depth); !why.empty()) return why;
+      return i->else_body ? WhyNotOpCallableStmt(i->else_body, depth) : std::string();
+    }
+    case ast::StmtKind::For: return "it has a 'for' loop";
+    case ast::StmtKind::While: return "it has a 'while' loop";
+    case ast::StmtKind::Var: return "it declares a 'var'";
+    case ast::StmtKind::Assign: return "it assigns";
+    case ast::StmtKind::Sync: return "it has a 'sync'";
+    default: return "it has a '" + std::string("statement") + "' other than let, if and return";
+  }
+}
+
+std::string WhyNotOpCallable(const ast::FuncDecl* f, int depth) {
+  if (!f->result || f->result->is_tensor) return "it has no scalar result";
+  for (const ast::Param& p : f->params)
+    if (p.type.is_tensor) return "its parameter '" + p.name.name + "' is a tensor";
+  return WhyNotOpCallableStmt(f->body, depth);
+}
+
+}  // namespace
+
+// A function called from an op body: a scalar formula (`gelu(x)`) written
+// once for ops and kernels alike. The evaluators of op references run its
+// `let`/`if`/`return` body (ir/reference_eval.cpp).
+ExprInfo Checker::CheckOpFuncCall(ast::CallExpr* e, Symbol& func) {
+  auto* decl = static_cast<const ast::FuncDecl*>(func.decl);
+  // Functions are checked before ops, so its own calls are resolved.
+  std::string why = WhyNotOpCallable(decl);
+  if (!why.empty()) {
+    diags_.Report(e->callee.range, DiagKind::FuncNotOpCallable, e->callee.name, why)
+        .Note(func.decl_range, DiagKind::NoteDeclaredHere, e->callee.name);
+    return ErrorInfo();
+  }
+  return CheckFuncCall(e, func);
+}
+
 ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
   auto* decl = static_cast<const ast::FuncDecl*>(func.decl);
   if (e->args.size() != decl->params.size()) {
@@ -505,6 +610,7 @@ ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
     }
   }
   if (!ok) return ErrorInfo();
+  e->func = decl;
   if (!decl->result) return ExprInfo{types_.Void(), std::nullopt, false, nullptr};
   return Scalar(decl->result->elem);
 }

@@ -253,6 +253,11 @@ ExprInfo Checker::CheckName(ast::NameExpr* e) {
       if (IsDim3Builtin(e->name)) return ExprInfo{types_.Dim3(), {}, false, nullptr};
       return Scalar(ScalarKind::I32);
     }
+    // `inf` is positive infinity, a float literal (`-inf` negates it).
+    if (e->name == "inf") {
+      ExprInfo info{types_.Scalar(ScalarKind::F32), ConstValue::Float(INFINITY), true, nullptr};
+      return info;
+    }
     ReportUndeclared(e->name, e->range);
     return ErrorInfo();
   }

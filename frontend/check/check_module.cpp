@@ -82,6 +82,13 @@ bool Checker::Run() {
     current_decl_ = d;
     if (d->kind == ast::DeclKind::Func) ResolveParamMappings(static_cast<ast::FuncDecl*>(d));
   }
+  // Functions before the bodies that call them: an op may call only
+  // functions whose own calls are resolved (CheckOpFuncCall).
+  for (ast::Decl* d : module_.ast->decls) {
+    if (diags_.ShouldStop()) break;
+    current_decl_ = d;
+    if (d->kind == ast::DeclKind::Func) CheckFunc(static_cast<ast::FuncDecl*>(d));
+  }
   for (ast::Decl* d : module_.ast->decls) {
     if (diags_.ShouldStop()) break;
     current_decl_ = d;
@@ -89,7 +96,7 @@ bool Checker::Run() {
       case ast::DeclKind::Const: break;
       case ast::DeclKind::Op: CheckOp(static_cast<ast::OpDecl*>(d)); break;
       case ast::DeclKind::Kernel: CheckKernel(static_cast<ast::KernelDecl*>(d)); break;
-      case ast::DeclKind::Func: CheckFunc(static_cast<ast::FuncDecl*>(d)); break;
+      case ast::DeclKind::Func: break;
       case ast::DeclKind::Graph: CheckGraph(static_cast<ast::GraphDecl*>(d)); break;
     }
   }

@@ -1,9 +1,85 @@
 // Op definitions: declarative tensor expressions. Index variables range over
 // the output shape (for `out`) or over the extents inferred from the tensor
 // dimensions they index (for `let` intermediates); reductions bind their own.
+#include <algorithm>
+
+#include "frontend/ast/ast_printer.h"
 #include "frontend/check/checker.h"
 
 namespace tmc::sema {
+
+namespace {
+
+// Whether `e` mentions any of `names` (reduction variables).
+bool Mentions(const ast::Expr* e, const std::vector<std::string>& names) {
+  if (!e) return false;
+  switch (e->kind) {
+    case ast::ExprKind::Name:
+      return std::find(names.begin(), names.end(), static_cast<const ast::NameExpr*>(e)->name) != names.end();
+    case ast::ExprKind::Index: {
+      auto* i = static_cast<const ast::IndexExpr*>(e);
+      if (Mentions(i->base, names)) return true;
+      for (const ast::Expr* x : i->indices)
+        if (Mentions(x, names)) return true;
+      return false;
+    }
+    case ast::ExprKind::Member: return Mentions(static_cast<const ast::MemberExpr*>(e)->base, names);
+    case ast::ExprKind::Unary: return Mentions(static_cast<const ast::UnaryExpr*>(e)->operand, names);
+    case ast::ExprKind::Binary: {
+      auto* b = static_cast<const ast::BinaryExpr*>(e);
+      return Mentions(b->lhs, names) || Mentions(b->rhs, names);
+    }
+    case ast::ExprKind::Ternary: {
+      auto* t = static_cast<const ast::TernaryExpr*>(e);
+      return Mentions(t->cond, names) || Mentions(t->then_value, names) || Mentions(t->else_value, names);
+    }
+    case ast::ExprKind::Cast: return Mentions(static_cast<const ast::CastExpr*>(e)->operand, names);
+    case ast::ExprKind::Call: {
+      for (const ast::Expr* x : static_cast<const ast::CallExpr*>(e)->args)
+        if (Mentions(x, names)) return true;
+      return false;
+    }
+    case ast::ExprKind::Reduce: {
+      auto* r = static_cast<const ast::ReduceExpr*>(e);
+      for (const auto& v : r->vars)
+        if (Mentions(v.extent, names)) return true;
+      return Mentions(r->body, names);
+    }
+    default: return false;
+  }
+}
+
+// The terms of a chain of + and - (a + b - c: a, b, c).
+void AdditiveTerms(ast::Expr* e, std::vector<ast::Expr*>* out) {
+  auto* b = ast::dyn_cast<ast::BinaryExpr>(e);
+  if (b && (b->op == ast::BinaryOp::Add || b->op == ast::BinaryOp::Sub)) {
+    AdditiveTerms(b->lhs, out);
+    AdditiveTerms(b->rhs, out);
+    return;
+  }
+  out->push_back(e);
+}
+
+}  // namespace
+
+// `sum(k < K) a[k] * b[k] + bias`: the body of a reduction extends to the
+// right as far as it can, so `bias` is added K times. A term of the body's
+// top-level sum that does not depend on the reduction variables is almost
+// always meant to be outside: warn, and say how to write it.
+void Checker::WarnInvariantReductionTerms(ast::ReduceExpr* r) {
+  std::vector<std::string> vars;
+  for (const auto& v : r->vars) vars.push_back(v.name.name);
+  std::vector<ast::Expr*> terms;
+  AdditiveTerms(r->body, &terms);
+  if (terms.size() < 2) return;
+  for (ast::Expr* t : terms)
+    if (!Mentions(t, vars)) {
+      std::string term = ast::PrintExpr(t);
+      diags_.Report(t->range, DiagKind::ReductionInvariantTerm, term, vars.front(), r->reducer.name, r->reducer.name,
+                    term);
+      return;
+    }
+}
 
 ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
   if (auto* idx = ast::dyn_cast<ast::IndexExpr>(e)) {
@@ -56,6 +132,7 @@ ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
   ExprInfo body = CheckExpr(r->body);
   PopScope();
   if (!ok || body.IsError()) return ErrorInfo();
+  WarnInvariantReductionTerms(r);
   if (!body.type->IsNumeric()) {
     diags_.Report(r->body->range, DiagKind::IncompatibleTypes, "reduction body", body.type->ToString(), "a number");
     return ErrorInfo();

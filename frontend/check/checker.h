@@ -250,6 +250,8 @@ class Checker {
   };
   std::optional<FragmentOperand> CheckFragmentOperand(ast::CallExpr* call, size_t i, const FragmentKind& kind);
   const Type* DistributeBy(const Type* t, ast::Expr* by);
+  void WarnInvariantReductionTerms(ast::ReduceExpr* r);
+  ExprInfo CheckOpFuncCall(ast::CallExpr* e, Symbol& func);
   void ResolveParamMappings(ast::FuncDecl* decl);
   std::set<const ast::Expr*> resolved_by_;  // function parameters' `by` mappings, checked once
 

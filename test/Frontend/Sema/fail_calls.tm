@@ -40,7 +40,11 @@ kernel k(X: f32[N]) block(32) {
 }
 
 op g(X: f32[N]) -> f32[N] {
-  out[i] = f(X[i]);                  // expected-error {{device function 'f' can only be called from kernels and device functions}}
+  out[i] = f(X[i]);                  // ops may call functions
+}
+
+graph h(X: f32[N]) -> f32 {
+  return f(1.0);                     // expected-error {{function 'f' can only be called from kernels, functions and ops}}
 }
 
 let t = shfl_xor(1, 1);              // expected-error {{'shfl_xor' is only available in kernels and device functions}}

@@ -106,3 +106,24 @@ graph g4(x: f16[B]) -> f16[B] {
 graph g5(x: f16[B]) -> f16[B] {
   return scale(x, 100000.0);  // expected-error {{literal 100000 is not exactly representable in type 'f16'}}
 }
+
+// -----
+// Ops call functions that compute a scalar from scalars.
+
+func ok(x: f32) -> f32 { let y = x * 2.0; if (y > 1.0) { return y; } return -y; }
+func loops(x: f32) -> f32 {  // expected-note {{'loops' declared here}}
+  var s = x;
+  for i in range(3) { s += 1.0; }
+  return s;
+}
+func reads(X: f32[N]) -> f32 { return X[0]; }  // expected-note {{'reads' declared here}}
+func lane(x: f32) -> f32 { return x + f32(lane_id); }  // expected-note {{'lane' declared here}}
+func no_result(x: f32) { }  // expected-note {{'no_result' declared here}}
+func calls(x: f32) -> f32 { return loops(x); }  // expected-note {{'calls' declared here}}
+op a(X: f32[N]) -> f32[N] { out[i] = ok(X[i]) + ok(1.0); }
+op b(X: f32[N]) -> f32[N] { out[i] = loops(X[i]); }   // expected-error {{function 'loops' cannot be called from an op: it declares a 'var' (an op calls functions that compute a scalar from scalars with 'let', 'if' and 'return')}}
+op c(X: f32[N]) -> f32[N] { out[i] = reads(X); }      // expected-error {{function 'reads' cannot be called from an op: its parameter 'X' is a tensor}}
+op d(X: f32[N]) -> f32[N] { out[i] = lane(X[i]); }    // expected-error {{function 'lane' cannot be called from an op: it uses 'lane_id'}}
+op e(X: f32[N]) -> f32[N] { out[i] = no_result(X[i]); } // expected-error {{function 'no_result' cannot be called from an op: it has no scalar result}}
+op f(X: f32[N]) -> f32[N] { out[i] = calls(X[i]); }   // expected-error {{function 'calls' cannot be called from an op: it calls 'loops', and it declares a 'var'}}
+op g(X: f32[N]) -> f32[N] { out[i] = ok(X); }         // expected-error {{}}
