@@ -50,7 +50,9 @@ std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
     std::string grid, block, ct;
     for (const ir::Expr& g : f->grid) grid += (grid.empty() ? "" : ", ") + Formula(g);
     for (int64_t b : f->block) block += (block.empty() ? "" : ", ") + std::to_string(b);
-    for (auto& [n, v] : f->ct_values) ct += (ct.empty() ? "" : ", ") + JsonString(n) + ": " + std::to_string(v);
+    for (auto& [n, v] : f->ct_values)
+      ct += (ct.empty() ? "" : ", ") + JsonString(n) + ": " +
+            (DecodeTypeValue(v) ? JsonString(CtValueString(v)) : std::to_string(v));
     out += fmt::format("\n      ],\n      \"grid\": [{}],\n      \"block\": [{}],\n      \"shared_bytes\": {},\n"
                        "      \"dynamic_shared\": {},\n      \"index_bits\": {},\n      \"compile_time\": {{{}}}\n    }}",
                        grid, block, f->shared_bytes, f->shared_bytes > 48 * 1024 ? "true" : "false",

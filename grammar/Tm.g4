@@ -40,8 +40,10 @@ idList : ID (COMMA ID)* ;
 kernelDecl : KERNEL ID ctParamList? LPAREN paramList? RPAREN kernelClause* block ;
 
 ctParamList : LT ctParam (COMMA ctParam)* GT ;
-// The default is a primary expression so that '>' closes the list.
-ctParam : ID COLON type_ (IN LBRACK exprList RBRACK)? (ASSIGN primary)? ;
+// The default is a primary expression so that '>' closes the list. An
+// element-type parameter (`T: type`) takes scalar types as values.
+ctParam : ID COLON type_ (IN LBRACK ctValue (COMMA ctValue)* RBRACK)? (ASSIGN (scalarType | primary))? ;
+ctValue : scalarType | expr ;
 
 kernelClause
   : IMPLEMENTS ID                      # implementsClause

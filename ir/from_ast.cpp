@@ -76,7 +76,12 @@ class Lowering {
     if (fn->block.empty()) fn->block = {1};
     scopes_.clear();
     scopes_.emplace_back();
+    type_params_.clear();
     for (auto& [name, value] : inst.ct_values) {
+      if (auto k = DecodeTypeValue(value)) {  // an element-type parameter
+        type_params_[name] = *k;
+        continue;
+      }
       Entity e;
       const ast::CtParam* p = nullptr;
       for (const ast::CtParam& cp : k->ct_params)
@@ -144,7 +149,7 @@ class Lowering {
         e.buffer = MakeBuffer(p.name.name, p.type, MemScope::Global);
         fn_->params.push_back(Param{e.buffer, nullptr, false});
       } else {
-        e.var = NewVar(*fn_, p.name.name, p.type.elem);
+        e.var = NewVar(*fn_, p.name.name, Elem(p.type));
         fn_->params.push_back(Param{nullptr, e.var, false});
       }
       scopes_.back()[p.name.name] = e;
@@ -155,7 +160,7 @@ class Lowering {
   BufferPtr MakeBuffer(const std::string& name, const ast::TypeSpec& spec, MemScope scope) {
     auto b = std::make_shared<Buffer>();
     b->name = name;
-    b->elem = spec.elem;
+    b->elem = Elem(spec);
     b->scope = scope;
     for (ast::Expr* d : spec.dims) b->shape.push_back(Cast::Make(ScalarKind::I32, Value(d)));
     if (spec.layout) {
@@ -529,6 +534,7 @@ class Lowering {
   Expr CallValue(const ast::CallExpr* c) {
     const std::string& n = c->callee.name;
     if (auto tc = TensorCoreCall(c)) return *tc;
+    if (c->cast_to) return Cast::Make(*c->cast_to, Value(c->args[0]));  // T(x)
     // A call of a function without a result is a statement (typed i32 here).
     ScalarKind t = c->type && c->type->IsScalar() ? c->type->scalar : ScalarKind::I32;
     auto args = [&](ScalarKind type) {
@@ -684,7 +690,7 @@ class Lowering {
         Entity e;
         if (auto it = module_->constants.find(l->init); it != module_->constants.end()) {
           e.value = it->second;
-          if (l->type && it->second.kind == sema::ConstValue::Kind::Int && IsFloat(l->type->elem))
+          if (l->type && it->second.kind == sema::ConstValue::Kind::Int && IsFloat(Elem(*l->type)))
             e.value = sema::ConstValue::Float(static_cast<double>(it->second.i));
           scopes_.back()[l->name.name] = e;
           return nullptr;
@@ -697,7 +703,7 @@ class Lowering {
           scopes_.back()[l->name.name] = e;
           return nullptr;
         }
-        ScalarKind t = l->type ? l->type->elem : SemaScalar(l->init);
+        ScalarKind t = l->type ? Elem(*l->type) : SemaScalar(l->init);
         Expr v = Cast::Make(t, Value(l->init));
         e.var = NewVar(*fn_, l->name.name, t);
         scopes_.back()[l->name.name] = e;
@@ -705,7 +711,7 @@ class Lowering {
       }
       case ast::StmtKind::Var: {
         auto* v = static_cast<const ast::VarStmt*>(s);
-        ScalarKind t = v->type ? v->type->elem : SemaScalar(v->init);
+        ScalarKind t = v->type ? Elem(*v->type) : SemaScalar(v->init);
         Expr init = v->init ? Cast::Make(t, Value(v->init)) : nullptr;
         Entity e;
         e.var = NewVar(*fn_, v->name.name, t, true);
@@ -839,7 +845,17 @@ class Lowering {
     return var ? Assign::Make(var, value) : Store::Make(buffer, std::move(idx), value);
   }
 
+  // A type as written: a scalar type, or an element-type parameter of the
+  // kernel being lowered (its value for this instance).
+  ScalarKind Elem(const ast::TypeSpec& spec) const {
+    if (!spec.param) return spec.elem;
+    auto it = type_params_.find(spec.param->name);
+    TMC_CHECK(it != type_params_.end(), "unbound type parameter " + spec.param->name);
+    return it->second;
+  }
+
   Module& out_;
+  std::map<std::string, ScalarKind> type_params_;
   const sema::CheckedModule* module_ = nullptr;
   Function* fn_ = nullptr;
   std::vector<std::unordered_map<std::string, Entity>> scopes_;

@@ -171,7 +171,7 @@ std::string Print(const Function& fn) {
     head += fmt::format("\n    grid({}) block({})", Join(fn.grid), block);
     if (!fn.ct_values.empty()) {
       std::string ct;
-      for (auto& [n, v] : fn.ct_values) ct += (ct.empty() ? "" : ", ") + n + "=" + std::to_string(v);
+      for (auto& [n, v] : fn.ct_values) ct += (ct.empty() ? "" : ", ") + n + "=" + CtValueString(v);
       head += " with " + ct;
     }
     if (fn.shared_bytes > 0) head += fmt::format(" shared_bytes({})", fn.shared_bytes);

@@ -1,6 +1,8 @@
 // Names, sizes and the lossless-conversion relation of scalar types.
 #include "support/scalar_type.h"
 
+#include <string>
+
 namespace tmc {
 
 std::string_view ScalarName(ScalarKind k) {
@@ -68,6 +70,21 @@ int64_t IntegerMin(ScalarKind k) {
 uint64_t IntegerMax(ScalarKind k) {
   int bits = ScalarBits(k) - (IsSigned(k) ? 1 : 0);
   return bits >= 64 ? UINT64_MAX : (uint64_t{1} << bits) - 1;
+}
+
+std::optional<ScalarKind> DecodeTypeValue(int64_t v) {
+  constexpr int64_t kCount = 0
+#define TMC_X(name, spelling, bits) +1
+      TMC_SCALAR_TYPES(TMC_X)
+#undef TMC_X
+      ;
+  if (v < kTypeValueBase || v >= kTypeValueBase + kCount) return std::nullopt;
+  return static_cast<ScalarKind>(v - kTypeValueBase);
+}
+
+std::string CtValueString(int64_t v) {
+  if (auto k = DecodeTypeValue(v)) return std::string(ScalarName(*k));
+  return std::to_string(v);
 }
 
 }  // namespace tmc

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tmc {
@@ -56,5 +57,14 @@ bool IsLosslessConversion(ScalarKind from, ScalarKind to);
 /// exact: returned as min (signed) and max (unsigned) 64-bit values.
 int64_t IntegerMin(ScalarKind k);
 uint64_t IntegerMax(ScalarKind k);
+
+/// Values of compile-time parameters travel as int64 (-D, candidate lists,
+/// kernel metadata); an element type (`T: type`) is encoded far outside the
+/// range any integer parameter uses, so one value says which it is.
+constexpr int64_t kTypeValueBase = INT64_MIN + 0x7000;
+inline int64_t EncodeTypeValue(ScalarKind k) { return kTypeValueBase + static_cast<int64_t>(k); }
+std::optional<ScalarKind> DecodeTypeValue(int64_t v);
+/// "f16" for an encoded type, else the number.
+std::string CtValueString(int64_t v);
 
 }  // namespace tmc

@@ -94,6 +94,9 @@ struct CallExpr : Expr {
   std::vector<Expr*> args;
   /// Set by semantic analysis for a call of a `func`.
   const FuncDecl* func = nullptr;
+  /// Set by semantic analysis when the callee is an element-type parameter
+  /// of the kernel (`T(x)`): a conversion to the type it stands for.
+  std::optional<ScalarKind> cast_to;
 };
 
 struct CastExpr : Expr {

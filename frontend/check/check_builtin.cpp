@@ -51,6 +51,21 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
 }  // namespace
 
 ExprInfo Checker::CheckCall(ast::CallExpr* e) {
+  // `T(x)` with T an element-type parameter of the kernel: a conversion.
+  if (auto t = type_bindings_.find(e->callee.name);
+      t != type_bindings_.end() && body_ == BodyKind::Kernel && !scope_->Lookup(e->callee.name)) {
+    if (e->args.size() != 1) {
+      diags_.Report(e->range, DiagKind::BuiltinArity, e->callee.name, Plural(1, "argument"), e->args.size());
+      return ErrorInfo();
+    }
+    ast::CastExpr cast;
+    cast.range = e->range;
+    cast.to = t->second;
+    cast.operand = e->args[0];
+    ExprInfo info = CheckCast(&cast);
+    if (!info.IsError()) e->cast_to = t->second;
+    return info;
+  }
   if (Symbol* s = scope_->Lookup(e->callee.name)) {
     s->used = true;
     switch (s->kind) {

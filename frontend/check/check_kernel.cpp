@@ -27,8 +27,66 @@ std::string JoinValues(const std::vector<int64_t>& v) {
 
 }  // namespace
 
+// An element-type parameter `T: type in [f16, bf16, f32] = f16`: its value
+// is a scalar type, bound for the parameter types and body of the kernel
+// (like a generic op's type parameter) and recorded encoded as an int64.
+void Checker::CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelInstance& instance) {
+  auto type_of = [&](ast::Expr* e) -> std::optional<ScalarKind> {
+    auto* n = ast::dyn_cast<ast::NameExpr>(e);
+    std::optional<ScalarKind> k = n ? ParseScalar(n->name) : std::nullopt;
+    if (!k) diags_.Report(e->range, DiagKind::CtTypeValue, p.name.name, ast::PrintExpr(e));
+    return k;
+  };
+  std::vector<int64_t> candidates;
+  bool ok = true;
+  for (ast::Expr* c : p.candidates) {
+    std::optional<ScalarKind> k = type_of(c);
+    if (k) candidates.push_back(EncodeTypeValue(*k));
+    ok = ok && k;
+  }
+  instance.ct_candidates.emplace_back(p.name.name, candidates);
+  std::optional<int64_t> value;
+  SourceRange value_range = p.name.range;
+  auto own = options_.kernel_defines.find(decl->name.name);
+  if (own != options_.kernel_defines.end() && own->second.count(p.name.name)) {
+    value = own->second.at(p.name.name);
+  } else if (auto it = options_.defines.find(p.name.name); it != options_.defines.end()) {
+    value = it->second;
+  } else if (p.default_value) {
+    std::optional<ScalarKind> k = type_of(p.default_value);
+    if (k) value = EncodeTypeValue(*k);
+    value_range = p.default_value->range;
+    ok = ok && k;
+  } else if (!candidates.empty()) {
+    value = candidates.front();
+  }
+  if (ok && !value) {
+    diags_.Report(p.name.range, DiagKind::CtParamNoValue, p.name.name, p.name.name);
+    ok = false;
+  }
+  if (ok && !DecodeTypeValue(*value)) {
+    diags_.Report(value_range, DiagKind::CtTypeValue, p.name.name, CtValueString(*value));
+    ok = false;
+  }
+  if (ok && !candidates.empty() && std::find(candidates.begin(), candidates.end(), *value) == candidates.end()) {
+    std::string list;
+    for (int64_t c : candidates) list += (list.empty() ? "" : ", ") + CtValueString(c);
+    diags_.Report(value_range, DiagKind::CtParamNotCandidate, CtValueString(*value), p.name.name, "[" + list + "]");
+    ok = false;
+  }
+  // An unusable value still binds the name (to f32), so that the body's
+  // uses of T are not reported as unknown types too.
+  type_bindings_[p.name.name] = ok ? *DecodeTypeValue(*value) : ScalarKind::F32;
+  if (ok) instance.ct_values.emplace_back(p.name.name, *value);
+}
+
 void Checker::CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance) {
+  type_bindings_.clear();
   for (ast::CtParam& p : decl->ct_params) {
+    if (p.type.param && p.type.param->name == "type" && !p.type.is_tensor) {
+      CheckTypeCtParam(decl, p, instance);
+      continue;
+    }
     bool is_bool = !p.type.is_tensor && p.type.elem == ScalarKind::Bool;
     bool is_int = !p.type.is_tensor && IsInteger(p.type.elem);
     Symbol s;
@@ -76,6 +134,10 @@ void Checker::CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance) {
     }
     if (ok && !value) {
       diags_.Report(p.name.range, DiagKind::CtParamNoValue, p.name.name, p.name.name);
+      ok = false;
+    }
+    if (ok && DecodeTypeValue(*value)) {  // -D N=f16 for an integer parameter
+      diags_.Report(value_range, DiagKind::CtParamNotType, p.name.name, CtValueString(*value));
       ok = false;
     }
     if (ok && !candidates.empty() &&
@@ -228,7 +290,7 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
     }
     if (!info.value->b) {
       std::string values;
-      for (auto& [n, v] : instance.ct_values) values += (values.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+      for (auto& [n, v] : instance.ct_values) values += (values.empty() ? "" : ", ") + n + " = " + CtValueString(v);
       auto diag = diags_.Report(w->range, DiagKind::WhereFailed, ast::PrintExpr(w));
       if (!values.empty()) diag.Note(decl->name.range, DiagKind::NoteCtValues, values);
     }
@@ -237,6 +299,7 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
   if (decl->implements) CheckImplements(decl);
   CheckBlock(decl->body);
   PopScope();
+  type_bindings_.clear();
   module_.kernels[decl->name.name] = instance;
 }
 

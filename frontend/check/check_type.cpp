@@ -161,6 +161,13 @@ void Checker::CheckTypeNames(const ast::Decl* decl) {
   std::set<std::string> declared;
   if (auto* op = ast::dyn_cast<ast::OpDecl>(decl))
     for (const ast::Ident& p : op->type_params) declared.insert(p.name);
+  // A kernel's element-type parameters (`T: type`), and `type` itself there.
+  if (auto* k = ast::dyn_cast<ast::KernelDecl>(decl))
+    for (const ast::CtParam& p : k->ct_params)
+      if (p.type.param && p.type.param->name == "type" && !p.type.is_tensor) {
+        declared.insert(p.name.name);
+        declared.insert("type");
+      }
   auto check = [&](const ast::TypeSpec& t) {
     if (t.param && !declared.count(t.param->name)) diags_.Report(t.param->range, DiagKind::UnknownType, t.param->name);
   };

@@ -252,6 +252,7 @@ class Checker {
   const Type* DistributeBy(const Type* t, ast::Expr* by);
   void WarnInvariantReductionTerms(ast::ReduceExpr* r);
   ExprInfo CheckOpFuncCall(ast::CallExpr* e, Symbol& func);
+  void CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelInstance& instance);
   void ResolveParamMappings(ast::FuncDecl* decl);
   std::set<const ast::Expr*> resolved_by_;  // function parameters' `by` mappings, checked once
 

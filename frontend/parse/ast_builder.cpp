@@ -121,6 +121,14 @@ class Builder {
     return d;
   }
 
+  // A scalar type as the value of an element-type parameter: a name that
+  // the checker resolves to the type (`f16` in `<T: type in [f16, f32]>`).
+  ast::Expr* TypeName(P::ScalarTypeContext* c) {
+    auto* n = New<NameExpr>(c);
+    n->name = c->getText();
+    return n;
+  }
+
   Decl* Kernel(P::KernelDeclContext* c) {
     auto* d = New<KernelDecl>(c);
     d->name = Id(c->ID());
@@ -130,8 +138,10 @@ class Builder {
         cp.name = Id(p->ID());
         cp.type = Type(p->type_());
         cp.has_candidates = p->IN() != nullptr;
-        cp.candidates = Exprs(p->exprList());
+        for (P::CtValueContext* v : p->ctValue())
+          cp.candidates.push_back(v->scalarType() ? TypeName(v->scalarType()) : Expr(v->expr()));
         if (p->primary()) cp.default_value = Primary(p->primary());
+        if (p->scalarType()) cp.default_value = TypeName(p->scalarType());
         d->ct_params.push_back(std::move(cp));
       }
     }

@@ -187,7 +187,7 @@ int CompileAllCandidates(const Options& o) {
         c->reason = c->capture->Text();
       }
       std::string stem = name;
-      for (auto& [p, v] : params) stem += fmt::format(".{}{}", p, v);
+      for (auto& [p, v] : params) stem += fmt::format(".{}{}", p, CtValueString(v));
       c->file = stem + Extension(o.emit);
       c->meta_file = stem + ".json";
       if (c->status == Candidate::Status::Pending) {

@@ -128,7 +128,9 @@ bool AddDefine(Options* o, const std::string& v, std::string* error) {
   for (const std::string& one : SplitCommas(val)) {
     if (one == "true") n = 1;
     else if (one == "false") n = 0;
-    else if (!ParseInt(one, &n)) return Error(error, "-D value of '" + name + "' must be an integer or bool");
+    else if (auto type = ParseScalar(one)) n = EncodeTypeValue(*type);  // an element-type parameter's value
+    else if (!ParseInt(one, &n))
+      return Error(error, "-D value of '" + name + "' must be an integer, a bool or a scalar type");
     values.push_back(n);
   }
   o->defines[name] = values.front();
