@@ -2,6 +2,8 @@
 // build machines); strings are escaped per RFC 8259 (support/json_string.h).
 #include "codegen/kernel_metadata.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "ir/printer.h"
@@ -40,8 +42,10 @@ std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
       if (p.buffer) {
         std::string dims;
         for (const ir::Expr& d : p.buffer->shape) dims += (dims.empty() ? "" : ", ") + Formula(d);
-        out += fmt::format("        {{\"name\": {}, \"kind\": \"tensor\", \"dtype\": \"{}\", \"shape\": [{}], \"layout\": \"{}\"}}",
-                           JsonString(p.buffer->name), ScalarName(p.buffer->elem), dims, LayoutName(p.buffer->layout));
+        bool output = std::find(f->outputs.begin(), f->outputs.end(), p.buffer->name) != f->outputs.end();
+        out += fmt::format("        {{\"name\": {}, \"kind\": \"tensor\", \"dtype\": \"{}\", \"shape\": [{}], \"layout\": \"{}\"{}}}",
+                           JsonString(p.buffer->name), ScalarName(p.buffer->elem), dims, LayoutName(p.buffer->layout),
+                           output ? ", \"output\": true" : "");
       } else {
         out += fmt::format("        {{\"name\": {}, \"kind\": \"{}\", \"dtype\": \"{}\"}}", JsonString(p.var->name),
                            p.is_shape_symbol ? "shape" : "scalar", ScalarName(p.var->type));

@@ -27,7 +27,10 @@ paramList : param (COMMA param)* ;
 
 // ---------------------------------------------------------------- ops
 // `op name<T, U>(...)`: type parameters stand for floating-point types.
-opDecl : OP ID typeParams? LPAREN paramList? RPAREN ARROW type_ LBRACE opStmt* RBRACE ;
+// One result `-> T[...]` (defined as `out`), or named results
+// `-> (Y: T[...], mean: T[...])`, each defined once.
+opDecl : OP ID typeParams? LPAREN inputs=paramList? RPAREN ARROW (type_ | LPAREN results=paramList RPAREN)
+         LBRACE opStmt* RBRACE ;
 typeParams : LT ID (COMMA ID)* GT ;
 
 opStmt

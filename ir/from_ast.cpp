@@ -72,6 +72,7 @@ class Lowering {
     if (k->implements) fn->implements = k->implements->name;
     const sema::KernelInstance& inst = m.kernels.at(k->name.name);
     fn->ct_values = inst.ct_values;
+    fn->outputs = inst.outputs;
     for (const sema::Dim& d : inst.block) fn->block.push_back(d.value);
     if (fn->block.empty()) fn->block = {1};
     scopes_.clear();

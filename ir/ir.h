@@ -357,6 +357,7 @@ struct Function {
   std::vector<int64_t> block;        // kernels: block extents
   std::vector<std::pair<std::string, int64_t>> ct_values;
   std::string implements;
+  std::vector<std::string> outputs;  // the parameters that are the op's results
   int64_t shared_bytes = 0;          // set by plan-shared-memory
   int global_index_bits = 64;        // set by flatten-buffers: 32 or 64 (PassContext)
   SourceRange loc;

@@ -328,7 +328,9 @@ std::vector<int64_t> StatementShape(const ast::OpDecl& op, const ast::OpStmt& st
     }
   } else {
     Evaluator ev(env);
-    for (ast::Expr* d : op.result.dims) shape.push_back(ev.Extent(d));
+    for (const ast::Param& r : op.results)
+      if (r.name.name == st.name.name)
+        for (ast::Expr* d : r.type.dims) shape.push_back(ev.Extent(d));
   }
   return shape;
 }
@@ -353,7 +355,7 @@ bool OpStatementShapes(const ast::OpDecl& op, const std::vector<HostTensor>& inp
       auto t = std::make_unique<HostTensor>();
       t->shape = StatementShape(op, st, env);
       shapes->push_back(t->shape);
-      if (!st.is_let) return true;
+      if (!st.is_let) continue;
       env.tensors[st.name.name] = t.get();
       placeholders.push_back(std::move(t));
     }
@@ -361,16 +363,16 @@ bool OpStatementShapes(const ast::OpDecl& op, const std::vector<HostTensor>& inp
     *error = f.what;
     return false;
   }
-  *error = "op '" + op.name.name + "' has no 'out'";
-  return false;
+  return true;
 }
 
-bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error,
-                int64_t* flops) {
+bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outs,
+                std::string* error, int64_t* flops) {
   if (flops) *flops = 0;
   Env env;
   if (!BindInputs(op, inputs, env, error)) return false;
   std::vector<std::unique_ptr<HostTensor>> owned;
+  outs->assign(op.results.size(), HostTensor{});
   try {
     for (const ast::OpStmt& st : op.body) {
       auto t = std::make_unique<HostTensor>();
@@ -378,8 +380,10 @@ bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, Ho
       t->values.assign(static_cast<size_t>(t->Size()), 0.0);
       Fill(*t, st.indices, st.value, env, flops);
       if (!st.is_let) {
-        *out = std::move(*t);
-        return true;
+        // A result: the statements after it are the other results.
+        for (size_t r = 0; r < op.results.size(); ++r)
+          if (op.results[r].name.name == st.name.name) (*outs)[r] = std::move(*t);
+        continue;
       }
       if (t->shape.empty()) env.scalars[st.name.name] = t->values[0];
       env.tensors[st.name.name] = t.get();
@@ -389,8 +393,7 @@ bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, Ho
     *error = f.what;
     return false;
   }
-  *error = "op '" + op.name.name + "' has no 'out'";
-  return false;
+  return true;
 }
 
 }  // namespace tmc::ir

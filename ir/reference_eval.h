@@ -18,21 +18,22 @@ struct HostTensor {
   int64_t Size() const;
 };
 
-/// Evaluates `op` on `inputs` (one per parameter, in order). Reductions
+/// Evaluates `op` on `inputs` (one per parameter, in order) into `outs`
+/// (one per result, in the op's order). Reductions
 /// accumulate in f64; casts to integer types truncate, to bool compare with
 /// zero; float casts keep f64. Returns false with `error` on a mismatch.
 /// `flops`, if given, receives the number of floating-point operations the
 /// op performs (each + - * / and math function evaluated), the work that
 /// `tmc run --bench` divides by the kernel's time.
-bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, HostTensor* out, std::string* error,
-                int64_t* flops = nullptr);
+bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, std::vector<HostTensor>* outs,
+                std::string* error, int64_t* flops = nullptr);
 
 /// An op's conversion of `v` to integer type `to`: truncated toward zero,
 /// then wrapped to the type's width as kernels do (docs/language.md §5).
 double ConvertToInteger(double v, ScalarKind to);
 
 /// The shapes of the tensors `op`'s statements define, in order (`let`
-/// intermediates, then `out`), found as EvaluateOp finds them, and the
+/// intermediates, then the results), found as EvaluateOp finds them, and the
 /// values of the shape symbols and scalar parameters bound by `inputs`.
 /// For code that evaluates ops another way (the compiled reference).
 bool OpStatementShapes(const ast::OpDecl& op, const std::vector<HostTensor>& inputs,

@@ -452,10 +452,11 @@ bool RunParallel(StatementFn fn, double* const* tensors, int64_t size, int threa
 
 }  // namespace
 
-bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>& inputs, ir::HostTensor* out,
-                        std::string* error, int64_t* flops, int threads, bool* compiled) {
+bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>& inputs,
+                        std::vector<ir::HostTensor>* outs, std::string* error, int64_t* flops, int threads,
+                        bool* compiled) {
   if (compiled) *compiled = false;
-  auto oracle = [&] { return ir::EvaluateOp(op, inputs, out, error, flops); };
+  auto oracle = [&] { return ir::EvaluateOp(op, inputs, outs, error, flops); };
   std::vector<std::vector<int64_t>> shapes;
   std::map<std::string, double> symbols;
   if (!ir::OpStatementShapes(op, inputs, &shapes, &symbols, error)) return oracle();
@@ -469,11 +470,9 @@ bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>
     for (size_t i = 0; i < op.params.size(); ++i)
       compiler.AddTensor(op.params[i].name.name, op.params[i].type.is_tensor ? inputs[i].shape : std::vector<int64_t>{});
     for (const ast::OpStmt& st : op.body) {
-      std::string name = st.is_let ? st.name.name : "out";
-      compiler.AddTensor(name, shapes[statements]);
-      compiler.Statement("stmt" + std::to_string(statements), st, name);
+      compiler.AddTensor(st.name.name, shapes[statements]);
+      compiler.Statement("stmt" + std::to_string(statements), st, st.name.name);
       ++statements;
-      if (!st.is_let) break;
     }
   } catch (const Unsupported&) {
     return oracle();  // the oracle handles (or explains) what is not translated
@@ -506,8 +505,16 @@ bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>
     if (!RunParallel(sym->toPtr<StatementFn>(), slots.data(), static_cast<int64_t>(results[s].size()), threads, flops))
       return oracle();  // an index out of range: the oracle names it
   }
-  out->shape = shapes[statements - 1];
-  out->values = std::move(results[statements - 1]);
+  // The results, in the op's order, from the statements that define them.
+  outs->assign(op.results.size(), ir::HostTensor{});
+  for (size_t s = 0; s < statements; ++s) {
+    if (op.body[s].is_let) continue;
+    for (size_t r = 0; r < op.results.size(); ++r)
+      if (op.results[r].name.name == op.body[s].name.name) {
+        (*outs)[r].shape = shapes[s];
+        (*outs)[r].values = std::move(results[s]);
+      }
+  }
   if (compiled) *compiled = true;
   return true;
 }

@@ -13,13 +13,15 @@
 
 namespace tmc::codegen {
 
-/// Evaluates `op` on `inputs` (one per parameter) like ir::EvaluateOp.
+/// Evaluates `op` on `inputs` (one per parameter) into `outs` (one per
+/// result) like ir::EvaluateOp.
 /// `threads` workers (0: one per core). An op the compiler cannot
 /// translate, and any failure at run time (an index out of range in the
 /// op), are handed to ir::EvaluateOp, so the result and the error message
 /// are always the oracle's. `compiled`, if given, says whether the compiled
 /// code produced the result.
-bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>& inputs, ir::HostTensor* out,
-                        std::string* error, int64_t* flops = nullptr, int threads = 0, bool* compiled = nullptr);
+bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>& inputs,
+                        std::vector<ir::HostTensor>* outs, std::string* error, int64_t* flops = nullptr,
+                        int threads = 0, bool* compiled = nullptr);
 
 }  // namespace tmc::codegen

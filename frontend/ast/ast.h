@@ -334,7 +334,8 @@ struct OpDecl : Decl {
   OpDecl() : Decl(kKind) {}
   std::vector<Ident> type_params;
   std::vector<Param> params;
-  TypeSpec result;
+  TypeSpec result;             // the first (often only) result
+  std::vector<Param> results;  // named results; one result is named `out`
   std::vector<OpStmt> body;
 };
 

@@ -119,7 +119,8 @@ class Printer {
         auto* op = static_cast<const OpDecl*>(decl);
         Line(d, "Op", op->range, op->name.name + (op->type_params.empty() ? "" : "<" + JoinIdents(op->type_params) + ">"));
         Params(d + 1, op->params);
-        Line(d + 1, "Result", op->result.range, PrintType(op->result));
+        for (const Param& r : op->results)
+          Line(d + 1, "Result", r.type.range, (op->results.size() > 1 ? r.name.name + ": " : "") + PrintType(r.type));
         for (const OpStmt& s : op->body) {
           std::string idx = s.indices.empty() ? "" : "[" + JoinIdents(s.indices) + "]";
           Line(d + 1, s.is_let ? "OpLet" : "OpOut", s.range,

@@ -70,6 +70,11 @@ ExprInfo Checker::CheckGraphExpr(ast::Expr* expr) {
 
 ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
   auto* op = static_cast<const ast::OpDecl*>(op_sym.decl);
+  if (op->results.size() != 1) {
+    diags_.Report(call->callee.range, DiagKind::GraphMultiResultOp, call->callee.name, op->results.size())
+        .Note(op_sym.decl_range, DiagKind::NoteDeclaredHere, call->callee.name);
+    return ErrorInfo();
+  }
   if (call->args.size() != op->params.size()) {
     diags_.Report(call->range, DiagKind::CallArity, call->callee.name, Plural(op->params.size(), "argument"), call->args.size())
         .Note(op_sym.decl_range, DiagKind::NoteDeclaredHere, call->callee.name);

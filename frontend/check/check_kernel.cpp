@@ -205,7 +205,7 @@ void Checker::CheckLaunch(ast::KernelDecl* decl, KernelInstance& instance) {
   if (!grid) instance.grid = {"1"};
 }
 
-void Checker::CheckImplements(ast::KernelDecl* decl) {
+void Checker::CheckImplements(ast::KernelDecl* decl, KernelInstance& instance) {
   const ast::Ident& name = *decl->implements;
   Symbol* op_sym = scope_->Lookup(name.name);
   if (!op_sym) {
@@ -219,18 +219,22 @@ void Checker::CheckImplements(ast::KernelDecl* decl) {
   }
   op_sym->used = true;
   auto* op = static_cast<const ast::OpDecl*>(op_sym->decl);
-  if (decl->params.size() != op->params.size() + 1) {
+  // The kernel's parameters: the op's inputs, then its results.
+  size_t inputs = op->params.size();
+  if (decl->params.size() != inputs + op->results.size()) {
+    std::string outputs = op->results.size() == 1 ? "one output" : Plural(op->results.size(), "output");
     diags_.Report(name.range, DiagKind::ImplementsArity, decl->name.name,
-                  Plural(decl->params.size(), "parameter"), name.name, Plural(op->params.size(), "input"))
+                  Plural(decl->params.size(), "parameter"), name.name, Plural(op->params.size(), "input"), outputs)
         .Note(op_sym->decl_range, DiagKind::NoteDeclaredHere, name.name);
     return;
   }
+  for (size_t i = inputs; i < decl->params.size(); ++i) instance.outputs.push_back(decl->params[i].name.name);
   // Type parameters of a generic op bind from the kernel's parameters.
   std::vector<const ast::TypeSpec*> specs;
   std::vector<const Type*> kernel_types;
   std::vector<SourceRange> where;
   for (size_t i = 0; i < decl->params.size(); ++i) {
-    specs.push_back(i == op->params.size() ? &op->result : &op->params[i].type);
+    specs.push_back(i >= inputs ? &op->results[i - inputs].type : &op->params[i].type);
     Symbol* ks = scope_->LookupLocal(decl->params[i].name.name);
     kernel_types.push_back(ks ? ks->type : nullptr);
     where.push_back(decl->params[i].type.range);
@@ -242,9 +246,9 @@ void Checker::CheckImplements(ast::KernelDecl* decl) {
   std::map<std::string, std::pair<Dim, std::string>> bound;
   for (size_t i = 0; i < decl->params.size(); ++i) {
     const ast::Param& kp = decl->params[i];
-    bool is_result = i == op->params.size();
-    const ast::TypeSpec& want = is_result ? op->result : op->params[i].type;
-    SourceRange want_range = is_result ? op->result.range : op->params[i].name.range;
+    bool is_result = i >= inputs;
+    const ast::TypeSpec& want = is_result ? op->results[i - inputs].type : op->params[i].type;
+    SourceRange want_range = is_result ? op->results[i - inputs].type.range : op->params[i].name.range;
     Symbol* ks = scope_->LookupLocal(kp.name.name);
     if (!ks || ks->type->IsError()) continue;
     const Type* kt = ks->type;
@@ -253,7 +257,9 @@ void Checker::CheckImplements(ast::KernelDecl* decl) {
     if (!same_kind) {
       diags_.Report(kp.type.range, DiagKind::ImplementsParamMismatch, kp.name.name,
                     decl->name.name, kt->ToString(), name.name, ast::PrintType(want))
-          .Note(want_range, DiagKind::NoteDeclaredHere, is_result ? "result" : op->params[i].name.name);
+          .Note(want_range, DiagKind::NoteDeclaredHere,
+                is_result ? (op->results.size() == 1 ? std::string("result") : op->results[i - inputs].name.name)
+                          : op->params[i].name.name);
       continue;
     }
     for (size_t d = 0; d < want.dims.size(); ++d) {
@@ -296,7 +302,7 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
     }
   }
   CheckLaunch(decl, instance);
-  if (decl->implements) CheckImplements(decl);
+  if (decl->implements) CheckImplements(decl, instance);
   CheckBlock(decl->body);
   PopScope();
   type_bindings_.clear();

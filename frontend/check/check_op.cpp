@@ -154,28 +154,44 @@ void Checker::CheckOp(ast::OpDecl* decl) {
   PushScope();
   BindShapeSymbols(decl->params);
   DeclareParams(decl->params, /*read_only=*/true);
-  const Type* result = ResolveResultType(decl->result);
+  // The results: one (`-> T[...]`, assigned as `out`) or several, named.
+  std::vector<const Type*> results;
+  std::string result_names;
+  for (const ast::Param& r : decl->results) {
+    results.push_back(ResolveResultType(r.type));
+    result_names += (result_names.empty() ? "" : ", ") + r.name.name;
+  }
+  bool single = decl->results.size() == 1;
+  std::vector<const ast::OpStmt*> assigned(decl->results.size(), nullptr);
+  const ast::OpStmt* first_out = nullptr;
 
-  const ast::OpStmt* out = nullptr;
   for (ast::OpStmt& st : decl->body) {
     if (diags_.ShouldStop()) break;
+    const Type* result = types_.Error();
     if (!st.is_let) {
-      if (st.name.name != "out") {
-        diags_.Report(st.name.range, DiagKind::OpOutputName, st.name.name);
+      size_t which = decl->results.size();
+      for (size_t r = 0; r < decl->results.size(); ++r)
+        if (decl->results[r].name.name == st.name.name) which = r;
+      if (which == decl->results.size()) {
+        if (single) diags_.Report(st.name.range, DiagKind::OpOutputName, st.name.name);
+        else diags_.Report(st.name.range, DiagKind::OpOutputNotResult, st.name.name, decl->name.name, result_names);
         continue;
       }
-      if (out) {
-        diags_.Report(st.name.range, DiagKind::DuplicateOpOutput)
-            .Note(out->name.range, DiagKind::NotePreviousDefinition);
+      if (assigned[which]) {
+        diags_.Report(st.name.range, DiagKind::DuplicateOpOutput, st.name.name)
+            .Note(assigned[which]->name.range, DiagKind::NotePreviousDefinition);
         continue;
       }
-      out = &st;
+      assigned[which] = &st;
+      if (!first_out) first_out = &st;
+      result = results[which];
       if (!result->IsError() && st.indices.size() != result->Rank()) {
-        diags_.Report(st.range, DiagKind::OutputIndexCount, result->Rank(), Plural(st.indices.size(), "index", "indices"));
+        diags_.Report(st.range, DiagKind::OutputIndexCount, result->Rank(), st.name.name,
+                      Plural(st.indices.size(), "index", "indices"));
         continue;
       }
-    } else if (out) {
-      diags_.Report(st.name.range, DiagKind::OpLetAfterOut, st.name.name);
+    } else if (first_out) {
+      diags_.Report(st.name.range, DiagKind::OpLetAfterOut, st.name.name, first_out->name.name);
     }
     PushScope();
     std::vector<Symbol*> index_vars;
@@ -232,7 +248,8 @@ void Checker::CheckOp(ast::OpDecl* decl) {
     }
     Declare(std::move(t));
   }
-  if (!out) diags_.Report(decl->name.range, DiagKind::MissingOpOutput, decl->name.name);
+  for (size_t r = 0; r < decl->results.size(); ++r)
+    if (!assigned[r]) diags_.Report(decl->name.range, DiagKind::MissingOpOutput, decl->name.name, decl->results[r].name.name);
   PopScope();
   type_bindings_.clear();
 }

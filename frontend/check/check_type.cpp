@@ -181,7 +181,7 @@ void Checker::CheckTypeNames(const ast::Decl* decl) {
     case ast::DeclKind::Op: {
       auto* op = static_cast<const ast::OpDecl*>(decl);
       params(op->params);
-      check(op->result);
+      params(op->results);
       return;
     }
     case ast::DeclKind::Kernel: {

@@ -75,6 +75,8 @@ struct KernelInstance {
   /// Each compile-time parameter's candidate values (`in [...]`), in
   /// declaration order; empty for a parameter without a list.
   std::vector<std::pair<std::string, std::vector<int64_t>>> ct_candidates;
+  /// The parameters that are the implemented op's results (its outputs).
+  std::vector<std::string> outputs;
   std::vector<Dim> block;
   std::vector<std::string> grid;
 };
@@ -173,7 +175,7 @@ class Checker {
   void CheckKernel(ast::KernelDecl* decl);
   void CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance);
   void CheckLaunch(ast::KernelDecl* decl, KernelInstance& instance);
-  void CheckImplements(ast::KernelDecl* decl);
+  void CheckImplements(ast::KernelDecl* decl, KernelInstance& instance);
   void CheckFunc(ast::FuncDecl* decl);
 
   // check_op.cpp

@@ -100,8 +100,14 @@ class Builder {
     d->name = Id(c->ID());
     if (auto* tp = c->typeParams())
       for (auto* id : tp->ID()) d->type_params.push_back(Id(id));
-    d->params = Params(c->paramList());
-    d->result = Type(c->type_());
+    d->params = Params(c->inputs);
+    if (c->results) {
+      d->results = Params(c->results);
+      d->result = d->results.front().type;
+    } else {
+      d->result = Type(c->type_());
+      d->results.push_back(Param{Ident{"out", d->result.range}, d->result, nullptr});
+    }
     for (P::OpStmtContext* s : c->opStmt()) {
       OpStmt st;
       st.range = locate_.Range(s);

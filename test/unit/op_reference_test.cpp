@@ -36,12 +36,12 @@ std::vector<ir::HostTensor> Inputs(const ast::OpDecl& op, std::mt19937_64& rng, 
 bool SameBits(double a, double b) { return (std::isnan(a) && std::isnan(b)) || std::memcmp(&a, &b, sizeof a) == 0; }
 
 void ExpectSame(const ast::OpDecl& op, const std::vector<ir::HostTensor>& in) {
-  ir::HostTensor want, got;
+  std::vector<ir::HostTensor> wants, gots;
   std::string want_error, got_error;
   int64_t want_flops = 0, got_flops = 0;
-  bool want_ok = ir::EvaluateOp(op, in, &want, &want_error, &want_flops);
+  bool want_ok = ir::EvaluateOp(op, in, &wants, &want_error, &want_flops);
   bool compiled = false;
-  bool got_ok = codegen::EvaluateOpCompiled(op, in, &got, &got_error, &got_flops, /*threads=*/2, &compiled);
+  bool got_ok = codegen::EvaluateOpCompiled(op, in, &gots, &got_error, &got_flops, /*threads=*/2, &compiled);
   ASSERT_EQ(want_ok, got_ok) << op.name.name << ": " << want_error << " / " << got_error;
   // Only a failing op falls back to the oracle (for its message).
   EXPECT_EQ(compiled, want_ok) << op.name.name;
@@ -50,11 +50,16 @@ void ExpectSame(const ast::OpDecl& op, const std::vector<ir::HostTensor>& in) {
     return;
   }
   EXPECT_EQ(want_flops, got_flops) << op.name.name;
-  ASSERT_EQ(want.shape, got.shape) << op.name.name;
-  ASSERT_EQ(want.values.size(), got.values.size());
-  for (size_t i = 0; i < want.values.size(); ++i)
-    ASSERT_TRUE(SameBits(want.values[i], got.values[i]))
-        << op.name.name << " element " << i << ": " << want.values[i] << " vs " << got.values[i];
+  ASSERT_EQ(wants.size(), op.results.size());
+  ASSERT_EQ(wants.size(), gots.size());
+  for (size_t r = 0; r < wants.size(); ++r) {
+    const ir::HostTensor &want = wants[r], &got = gots[r];
+    ASSERT_EQ(want.shape, got.shape) << op.name.name;
+    ASSERT_EQ(want.values.size(), got.values.size());
+    for (size_t i = 0; i < want.values.size(); ++i)
+      ASSERT_TRUE(SameBits(want.values[i], got.values[i]))
+          << op.name.name << " result " << r << " element " << i << ": " << want.values[i] << " vs " << got.values[i];
+  }
 }
 
 void CheckAllOps(const std::string& text) {
@@ -79,6 +84,17 @@ TEST(OpReference, StandardLibrary) {
 
 TEST(OpReference, EveryConstruct) {
   CheckAllOps(R"(
+op stats(X: f64[R, C]) -> (mean: f64[R], centered: f64[R, C], spread: f64[R]) {
+  let m[r] = sum(c < C) X[r, c] / f64(C);
+  centered[r, j] = X[r, j] - m[r];
+  mean[r] = m[r];
+  spread[r] = (max(c < C) X[r, c]) - (min(c < C) X[r, c]);
+}
+func cube(x: f64) -> f64 {
+  let y = x * x;
+  return y * x;
+}
+op cubes(X: f64[N]) -> f64[N] { out[i] = cube(X[i]) + cube(2.0); }
 op math(X: f64[R, C]) -> f64[R, C] {
   out[i, j] = exp(X[i, j]) + exp2(X[i, j]) + log(abs(X[i, j]) + 1.0) + log2(abs(X[i, j]) + 2.0)
             + sqrt(abs(X[i, j])) + rsqrt(abs(X[i, j]) + 0.5) + tanh(X[i, j]) + erf(X[i, j]) + sin(X[i, j])

@@ -415,7 +415,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   std::vector<Storage> tensors;
   std::vector<uint64_t> slots(fn->params.size(), 0);
   std::vector<std::pair<size_t, double>> scalars;  // param index, value
-  size_t output = 0;
+  std::vector<std::string> tensor_names;
   for (size_t i = 0; i < fn->params.size(); ++i) {
     const ir::Param& p = fn->params[i];
     if (p.buffer) {
@@ -439,7 +439,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       if (total > kMaxBytes) return fail(fmt::format("the tensors need {:.1f} GiB; tmc run allows 8 GiB", total / (1ull << 30)));
       s.words.assign((s.Bytes() + 7) / 8 + 8, 0);
       for (int64_t e = 0; e < s.Size(); ++e) Set(s, e, random_value(s.dtype));
-      output = tensors.size();
+      tensor_names.push_back(p.buffer->name);
       tensors.push_back(std::move(s));
     } else if (!p.is_shape_symbol) {
       double v = 1;  // the documented default: 1, 1.0 or true
@@ -456,9 +456,13 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     }
   }
   if (tensors.empty()) return fail("kernel '" + fn->name + "' has no tensor parameter to check");
+  // The outputs: the op's results, which are the kernel's last parameters;
+  // without an op, the last tensor.
+  size_t output_count = op ? op->results.size() : 1;
+  if (output_count > tensors.size()) return fail("the kernel has fewer tensors than op '" + op->name.name + "' has results");
+  std::vector<size_t> outputs;
+  for (size_t r = tensors.size() - output_count; r < tensors.size(); ++r) outputs.push_back(r);
   const std::vector<Storage> inputs = tensors;  // the arguments before any run
-  Storage& out = tensors[output];
-  tmc_dtype out_type = Dtype(out.dtype);
 
   // Argument slots, in parameter order.
   size_t t = 0;
@@ -514,8 +518,11 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   };
   auto execute = [&](int pattern) -> bool {
     for (size_t i = 0; i < tensors.size(); ++i) tensors[i].words = inputs[i].words;
-    if (pattern < 0) std::fill(out.words.begin(), out.words.end(), 0);
-    else runtime::Poison(out.data(), out_type, out.Size(), pattern);
+    for (size_t r : outputs) {
+      Storage& out = tensors[r];
+      if (pattern < 0) std::fill(out.words.begin(), out.words.end(), 0);
+      else runtime::Poison(out.data(), Dtype(out.dtype), out.Size(), pattern);
+    }
     if (o.target == "cuda") {
       tmc_context* cu = nullptr;
       if (tmc_init(0, &cu) != TMC_SUCCESS) return fail(tmc_last_error()), false;
@@ -555,9 +562,11 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
         args.push_back(a);
       }
       if (tmc_launch(k, args.data(), static_cast<int>(args.size()), nullptr) != TMC_SUCCESS ||
-          tmc_synchronize(cu) != TMC_SUCCESS ||
-          tmc_copy_to_host(cu, out.data(), device[output], out.Bytes()) != TMC_SUCCESS)
+          tmc_synchronize(cu) != TMC_SUCCESS)
         return fail(tmc_last_error()), false;
+      for (size_t r : outputs)
+        if (tmc_copy_to_host(cu, tensors[r].data(), device[r], tensors[r].Bytes()) != TMC_SUCCESS)
+          return fail(tmc_last_error()), false;
       if (o.bench && !bench_done && tmc::TimeLaunches(cu, k, args, 3, 20, &best_ms, &spread_ms) != TMC_SUCCESS)
         return fail(tmc_last_error()), false;
       bench_done = true;
@@ -610,19 +619,35 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   // Never-written elements still hold the poison. An integer kernel may
   // write the poison's value itself: such elements count as unwritten
   // only if they also keep the second pattern in a second run.
-  std::vector<bool> unwritten;
+  std::vector<std::vector<bool>> unwritten(outputs.size());
   if (poison) {
-    unwritten.assign(static_cast<size_t>(out.Size()), false);
-    int64_t suspects = 0;
-    for (int64_t e = 0; e < out.Size(); ++e) suspects += unwritten[static_cast<size_t>(e)] = runtime::IsPoison(out.data(), out_type, e, 0);
-    if (suspects > 0 && !IsFloat(out.dtype)) {
-      std::vector<uint64_t> first = out.words;
+    bool suspects = false;
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      Storage& out = tensors[outputs[r]];
+      unwritten[r].assign(static_cast<size_t>(out.Size()), false);
+      for (int64_t e = 0; e < out.Size(); ++e) {
+        bool p = runtime::IsPoison(out.data(), Dtype(out.dtype), e, 0);
+        unwritten[r][static_cast<size_t>(e)] = p;
+        suspects |= p && !IsFloat(out.dtype);
+      }
+    }
+    if (suspects) {
+      std::vector<std::vector<uint64_t>> first;
+      for (size_t r : outputs) first.push_back(tensors[r].words);
       if (!execute(1)) return 1;
-      for (int64_t e = 0; e < out.Size(); ++e)
-        unwritten[static_cast<size_t>(e)] = unwritten[static_cast<size_t>(e)] && runtime::IsPoison(out.data(), out_type, e, 1);
-      out.words = first;
-      for (int64_t e = 0; e < out.Size(); ++e)
-        if (unwritten[static_cast<size_t>(e)]) Set(out, e, 0);  // not compared; keep the element defined
+      for (size_t r = 0; r < outputs.size(); ++r) {
+        Storage& out = tensors[outputs[r]];
+        if (IsFloat(out.dtype)) {
+          out.words = first[r];
+          continue;
+        }
+        for (int64_t e = 0; e < out.Size(); ++e)
+          unwritten[r][static_cast<size_t>(e)] =
+              unwritten[r][static_cast<size_t>(e)] && runtime::IsPoison(out.data(), Dtype(out.dtype), e, 1);
+        out.words = first[r];
+        for (int64_t e = 0; e < out.Size(); ++e)
+          if (unwritten[r][static_cast<size_t>(e)]) Set(out, e, 0);  // not compared; keep the element defined
+      }
     }
   }
 
@@ -633,13 +658,15 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   std::string shapes;
   for (auto& [n, v] : o.shapes) shapes += (shapes.empty() ? "" : ", ") + n + "=" + std::to_string(v);
   say(fmt::format("kernel:     {} ({}, {})\n", fn->name, o.target, shapes.empty() ? "no shapes" : shapes));
-  int64_t unwritten_count = std::count(unwritten.begin(), unwritten.end(), true);
-  std::string unwritten_line = poison ? fmt::format("{} of {}", unwritten_count, out.Size())
-                                      : std::string("not checked (--init-output=zero)");
+  auto unwritten_line = [&](size_t r) {
+    int64_t n = std::count(unwritten[r].begin(), unwritten[r].end(), true);
+    return poison ? fmt::format("{} of {}", n, tensors[outputs[r]].Size()) : std::string("not checked (--init-output=zero)");
+  };
   int64_t op_flops = 0;
-  bool pass = unwritten_count == 0;
+  bool pass = true;
+  for (const auto& u : unwritten) pass = pass && std::count(u.begin(), u.end(), true) == 0;
   if (!op) {
-    say(fmt::format("reference:  none (the kernel implements no op)\nunwritten:  {}\nresult:     {}\n", unwritten_line,
+    say(fmt::format("reference:  none (the kernel implements no op)\nunwritten:  {}\nresult:     {}\n", unwritten_line(0),
                     pass ? "PASS" : "FAIL"));
   } else {
     // Op parameters take the kernel's tensors and scalars, in order.
@@ -658,32 +685,48 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       }
       ordered.push_back(std::move(h));
     }
-    ir::HostTensor ref;
-    if (!codegen::EvaluateOpCompiled(*op, ordered, &ref, &error, &op_flops)) return fail("reference evaluation failed: " + error);
-    if (ref.Size() != out.Size()) return fail("the op's result and the kernel's output differ in size");
-    runtime::Tolerance tol = runtime::DefaultTolerance(out_type);
-    if (o.rtol) tol.rtol = *o.rtol;
-    if (o.atol) tol.atol = *o.atol;
-    runtime::Comparison c = runtime::CompareOutput(out.data(), out_type, out.Size(), ref.values.data(), tol, unwritten);
+    std::vector<ir::HostTensor> refs;
+    if (!codegen::EvaluateOpCompiled(*op, ordered, &refs, &error, &op_flops)) return fail("reference evaluation failed: " + error);
     if (!o.save_case.empty()) {
+      if (outputs.size() != 1) return fail("--save-case replays kernels with one output; '" + fn->name + "' has " +
+                                           std::to_string(outputs.size()));
       const GpuCode* code = gpu_code();
       if (!code) return 1;
-      std::string e = SaveCase(o.save_case, *code, *fn, inputs, output, scalars, ref.values, tol);
+      runtime::Tolerance tol = runtime::DefaultTolerance(Dtype(tensors[outputs[0]].dtype));
+      if (o.rtol) tol.rtol = *o.rtol;
+      if (o.atol) tol.atol = *o.atol;
+      std::string e = SaveCase(o.save_case, *code, *fn, inputs, outputs[0], scalars, refs[0].values, tol);
       if (!e.empty()) return fail("--save-case: " + e);
     }
-    pass = c.pass;
     say(fmt::format("reference:  op {} (f64)\n", op->name.name));
-    if (c.compared > 0) {
-      say(fmt::format("rel. L2:    {:.3e}   (rtol {:.0e}, atol {:.0e} for {})\n", c.rel_l2, tol.rtol, tol.atol, ScalarName(out.dtype)));
-      say(fmt::format("max abs:    {:.3e}   ({} of {} compared elements outside atol + rtol * |ref|)\n", c.max_abs, c.outside, c.compared));
-    } else {
-      say("rel. L2:    none (no element where both are finite)\n");
+    // Every output against its result; one output keeps the short form.
+    for (size_t r = 0; r < outputs.size(); ++r) {
+      Storage& out = tensors[outputs[r]];
+      tmc_dtype out_type = Dtype(out.dtype);
+      const ir::HostTensor& ref = refs[r];
+      if (ref.Size() != out.Size())
+        return fail("result '" + op->results[r].name.name + "' of the op and output '" + tensor_names[outputs[r]] +
+                    "' of the kernel differ in size");
+      runtime::Tolerance tol = runtime::DefaultTolerance(out_type);
+      if (o.rtol) tol.rtol = *o.rtol;
+      if (o.atol) tol.atol = *o.atol;
+      runtime::Comparison c = runtime::CompareOutput(out.data(), out_type, out.Size(), ref.values.data(), tol, unwritten[r]);
+      pass = pass && c.pass;
+      if (outputs.size() > 1)
+        say(fmt::format("output:     {} (result '{}' of {})\n", tensor_names[outputs[r]], op->results[r].name.name,
+                        op->name.name));
+      if (c.compared > 0) {
+        say(fmt::format("rel. L2:    {:.3e}   (rtol {:.0e}, atol {:.0e} for {})\n", c.rel_l2, tol.rtol, tol.atol, ScalarName(out.dtype)));
+        say(fmt::format("max abs:    {:.3e}   ({} of {} compared elements outside atol + rtol * |ref|)\n", c.max_abs, c.outside, c.compared));
+      } else {
+        say("rel. L2:    none (no element where both are finite)\n");
+      }
+      if (c.nan || c.ref_nan)
+        say(fmt::format("NaN:        {} of {} (the reference has {}; {} where they disagree)\n", c.nan, out.Size(), c.ref_nan,
+                        c.nonfinite_mismatch));
+      if (c.inf || c.ref_inf) say(fmt::format("Inf:        {} of {} (the reference has {})\n", c.inf, out.Size(), c.ref_inf));
+      say(fmt::format("unwritten:  {}\n", unwritten_line(r)));
     }
-    if (c.nan || c.ref_nan)
-      say(fmt::format("NaN:        {} of {} (the reference has {}; {} where they disagree)\n", c.nan, out.Size(), c.ref_nan,
-                      c.nonfinite_mismatch));
-    if (c.inf || c.ref_inf) say(fmt::format("Inf:        {} of {} (the reference has {})\n", c.inf, out.Size(), c.ref_inf));
-    say(fmt::format("unwritten:  {}\n", unwritten_line));
     say(fmt::format("result:     {}\n", pass ? "PASS" : "FAIL"));
   }
   if (!o.profile.empty()) {

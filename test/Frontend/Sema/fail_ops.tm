@@ -127,3 +127,24 @@ op d(X: f32[N]) -> f32[N] { out[i] = lane(X[i]); }    // expected-error {{functi
 op e(X: f32[N]) -> f32[N] { out[i] = no_result(X[i]); } // expected-error {{function 'no_result' cannot be called from an op: it has no scalar result}}
 op f(X: f32[N]) -> f32[N] { out[i] = calls(X[i]); }   // expected-error {{function 'calls' cannot be called from an op: it calls 'loops', and it declares a 'var'}}
 op g(X: f32[N]) -> f32[N] { out[i] = ok(X); }         // expected-error {{}}
+
+// -----
+// Ops with several results: each named result is defined exactly once.
+
+op stats(X: f32[R, C]) -> (mean: f32[R], var_: f32[R]) {  // expected-error {{op 'stats' never assigns 'var_'}}
+  let m[r] = sum(c < C) X[r, c] / f32(C);
+  mean[r] = m[r];
+  mean[r] = m[r];      // expected-error {{'mean' is assigned more than once}} expected-note@-1 {{previous definition is here}}
+  out[r] = m[r];       // expected-error {{'out' is not a result of op 'stats' (its results: mean, var_)}}
+  let late[r] = m[r];  // expected-error {{'late' is defined after 'mean'}}
+  mean2[r, c] = m[r];  // expected-error {{'mean2' is not a result of op 'stats'}}
+}
+op two(X: f32[N]) -> (A: f32[N], B: f32[N, N]) {  // expected-note 2 {{'two' declared here}}
+  A[i] = X[i];
+  B[i] = X[i];         // expected-error {{the result has rank 2 but 'B' is indexed with 1 index}}
+}
+kernel k3(X: f32[N], A: f32[N]) implements two block(32) {}  // expected-error {{kernel 'k3' has 2 parameters but op 'two' has 1 input and 2 outputs}}
+graph g(X: f32[N]) -> f32[N] {
+  let t = two(X);      // expected-error {{op 'two' has 2 results; a graph calls ops with one result}}
+  return X;
+}
