@@ -96,6 +96,7 @@ class Lowering {
       if (l.name.name == "grid")
         for (ast::Expr* d : l.dims) fn->grid.push_back(Cast::Make(ScalarKind::I32, Value(d)));
     if (fn->grid.empty()) fn->grid.push_back(IntImm::Make(ScalarKind::I32, 1));
+    for (const ast::Expr* w : inst.launch_conditions) fn->launch_conditions.push_back(Value(w));
     fn->body = Block(k->body);
     out_.functions.push_back(std::move(fn));
   }

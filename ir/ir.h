@@ -358,6 +358,7 @@ struct Function {
   std::vector<std::pair<std::string, int64_t>> ct_values;
   std::string implements;
   std::vector<std::string> outputs;  // the parameters that are the op's results
+  std::vector<Expr> launch_conditions;  // bool, over shape symbols: must hold at launch
   int64_t shared_bytes = 0;          // set by plan-shared-memory
   int global_index_bits = 64;        // set by flatten-buffers: 32 or 64 (PassContext)
   SourceRange loc;

@@ -28,7 +28,7 @@ class Formula {
  public:
   Formula(const std::string& t, const std::map<std::string, int64_t>& names) : t_(t), names_(names) {}
   std::optional<int64_t> Run(std::string* error) {
-    std::optional<int64_t> v = Sum();
+    std::optional<int64_t> v = Or();
     Skip();
     if (v && pos_ != t_.size()) err_ = "unexpected '" + t_.substr(pos_, 1) + "'";
     if (!err_.empty()) {
@@ -41,6 +41,49 @@ class Formula {
  private:
   void Skip() {
     while (pos_ < t_.size() && t_[pos_] == ' ') ++pos_;
+  }
+  // Launch conditions: comparisons (1 or 0), && and ||, as C orders them.
+  bool Next(const char* op) {
+    Skip();
+    size_t n = std::strlen(op);
+    if (t_.compare(pos_, n, op) != 0) return false;
+    // '<' is not '<=' (nor '<<'), '>' not '>=', '=' only in '=='.
+    if (n == 1 && pos_ + 1 < t_.size() && (t_[pos_ + 1] == '=' || t_[pos_ + 1] == t_[pos_])) return false;
+    pos_ += n;
+    return true;
+  }
+  std::optional<int64_t> Or() {
+    auto v = And();
+    while (v && Next("||")) {
+      auto r = And();
+      if (!r) return std::nullopt;
+      v = (*v != 0 || *r != 0) ? 1 : 0;
+    }
+    return v;
+  }
+  std::optional<int64_t> And() {
+    auto v = Compare();
+    while (v && Next("&&")) {
+      auto r = Compare();
+      if (!r) return std::nullopt;
+      v = (*v != 0 && *r != 0) ? 1 : 0;
+    }
+    return v;
+  }
+  std::optional<int64_t> Compare() {
+    auto v = Sum();
+    if (!v) return v;
+    static const char* kOps[] = {"<=", ">=", "==", "!=", "<", ">"};
+    for (const char* op : kOps) {
+      if (!Next(op)) continue;
+      auto r = Sum();
+      if (!r) return std::nullopt;
+      std::string o = op;
+      bool b = o == "<=" ? *v <= *r : o == ">=" ? *v >= *r : o == "==" ? *v == *r : o == "!=" ? *v != *r
+               : o == "<"  ? *v < *r  : *v > *r;
+      return b ? 1 : 0;
+    }
+    return v;
   }
   std::optional<int64_t> Sum() {
     auto v = Product();
@@ -83,7 +126,7 @@ class Formula {
   // '(' sum ')', at the '('.
   std::optional<int64_t> Parenthesized() {
     ++pos_;
-    auto v = Sum();
+    auto v = Or();
     Skip();
     if (!v || pos_ >= t_.size() || t_[pos_] != ')') {
       if (err_.empty()) err_ = "expected ')'";
@@ -101,6 +144,11 @@ class Formula {
     }
     char c = t_[pos_];
     if (c == '(') return Parenthesized();
+    if (c == '!' && (pos_ + 1 >= t_.size() || t_[pos_ + 1] != '=')) {
+      ++pos_;
+      auto v = Atom();
+      return v ? std::optional<int64_t>(*v == 0 ? 1 : 0) : std::nullopt;
+    }
     if (c == '-') {
       ++pos_;
       auto v = Atom();
@@ -210,6 +258,8 @@ bool ParseKernelMetadata(const std::string& text, std::vector<KernelSignature>* 
     if (const Json* s = k.Get("shared_bytes")) sig.shared_bytes = static_cast<int64_t>(s->number);
     if (const Json* d = k.Get("dynamic_shared")) sig.dynamic_shared = d->b;
     if (const Json* b = k.Get("index_bits")) sig.index_bits = b->number == 32 ? 32 : 64;
+    if (const Json* r = k.Get("requires"))
+      for (const Json& c : r->items) sig.launch_conditions.push_back(c.str);
     if (sig.grid.size() > 3 || sig.block.size() > 3) {
       *error = "kernel '" + sig.name + "' has more than 3 launch dimensions";
       return false;
@@ -315,6 +365,21 @@ bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_arg
       *error = "shape symbol '" + p.name + "' is not bound by any argument";
       return false;
     }
+  // Launch conditions (`where BC >= C`): this compiled candidate serves
+  // only the shapes for which they hold.
+  for (const std::string& c : sig.launch_conditions) {
+    std::optional<int64_t> v = EvalFormula(c, out->symbols, error);
+    if (!v) return false;
+    if (*v == 0) {
+      std::string values;
+      for (const auto& [n, x] : out->symbols)
+        if (c.find(n) != std::string::npos) values += (values.empty() ? "" : ", ") + n + " = " + std::to_string(x);
+      *error = "kernel '" + sig.name + "' was compiled for shapes where " + c + " holds, not for " +
+               (values.empty() ? std::string("these arguments") : values) +
+               ": launch a candidate whose condition holds";
+      return false;
+    }
+  }
   for (size_t g = 0; g < sig.grid.size(); ++g) {
     std::optional<int64_t> v = EvalFormula(sig.grid[g], out->symbols, error);
     if (!v) return false;

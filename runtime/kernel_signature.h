@@ -30,6 +30,9 @@ struct KernelSignature {
   /// Width of the kernel's element offsets into dense tensors: with 32, a
   /// launch with a tensor of 2^31 or more elements is refused.
   int index_bits = 64;
+  /// Launch conditions (formulas that must be nonzero), from `where`
+  /// constraints over shape symbols.
+  std::vector<std::string> launch_conditions;
 };
 
 /// Reads the kernels of `tmc --emit=meta` output.
@@ -40,8 +43,9 @@ bool ParseKernelMetadata(const std::string& json, std::vector<KernelSignature>* 
 constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
 
 /// Evaluates a launch or shape formula (integers, names, + - * / %,
-/// parentheses) with the given values of the names, exactly: a division by
-/// zero or a value past 64 bits is an error.
+/// parentheses; comparisons, &&, || and ! giving 1 or 0) with the given
+/// values of the names, exactly: a division by zero or a value past 64
+/// bits is an error.
 std::optional<int64_t> EvalFormula(const std::string& formula, const std::map<std::string, int64_t>& names,
                                    std::string* error);
 

@@ -279,6 +279,36 @@ void Checker::CheckImplements(ast::KernelDecl* decl, KernelInstance& instance) {
   }
 }
 
+// A `where` constraint that involves shape symbols (and otherwise
+// compile-time values and integer arithmetic) is a launch condition: it
+// holds or not for the shapes of a launch (docs/language.md, "Launch
+// conditions").
+bool Checker::IsLaunchCondition(const ast::Expr* e) {
+  switch (e->kind) {
+    case ast::ExprKind::IntLit:
+    case ast::ExprKind::BoolLit: return true;
+    case ast::ExprKind::Name: {
+      Symbol* s = scope_->Lookup(static_cast<const ast::NameExpr*>(e)->name);
+      return s && (s->kind == Symbol::Kind::ShapeSymbol || s->kind == Symbol::Kind::CtParam ||
+                   s->kind == Symbol::Kind::Const);
+    }
+    case ast::ExprKind::Unary: return IsLaunchCondition(static_cast<const ast::UnaryExpr*>(e)->operand);
+    case ast::ExprKind::Binary: {
+      auto* b = static_cast<const ast::BinaryExpr*>(e);
+      return IsLaunchCondition(b->lhs) && IsLaunchCondition(b->rhs);
+    }
+    case ast::ExprKind::Cast: return IsLaunchCondition(static_cast<const ast::CastExpr*>(e)->operand);
+    case ast::ExprKind::Call: {
+      auto* c = static_cast<const ast::CallExpr*>(e);
+      if (c->callee.name != "cdiv") return false;
+      for (const ast::Expr* a : c->args)
+        if (!IsLaunchCondition(a)) return false;
+      return true;
+    }
+    default: return false;
+  }
+}
+
 void Checker::CheckKernel(ast::KernelDecl* decl) {
   body_ = BodyKind::Kernel;
   block_dims_.clear();
@@ -290,6 +320,10 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
   for (ast::Expr* w : decl->where) {
     ExprInfo info = CheckExpr(w);
     if (info.IsError()) continue;
+    if (info.type->IsBool() && !info.value && IsLaunchCondition(w)) {
+      instance.launch_conditions.push_back(w);
+      continue;
+    }
     if (!info.type->IsBool() || !info.value) {
       diags_.Report(w->range, DiagKind::WhereNotConstBool);
       continue;

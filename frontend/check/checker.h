@@ -77,6 +77,9 @@ struct KernelInstance {
   std::vector<std::pair<std::string, std::vector<int64_t>>> ct_candidates;
   /// The parameters that are the implemented op's results (its outputs).
   std::vector<std::string> outputs;
+  /// `where` constraints over shape symbols (`BC >= C`): checked at
+  /// launch, where the candidate whose conditions hold is chosen.
+  std::vector<const ast::Expr*> launch_conditions;
   std::vector<Dim> block;
   std::vector<std::string> grid;
 };
@@ -255,6 +258,7 @@ class Checker {
   void WarnInvariantReductionTerms(ast::ReduceExpr* r);
   ExprInfo CheckOpFuncCall(ast::CallExpr* e, Symbol& func);
   void CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelInstance& instance);
+  bool IsLaunchCondition(const ast::Expr* e);
   void ResolveParamMappings(ast::FuncDecl* decl);
   std::set<const ast::Expr*> resolved_by_;  // function parameters' `by` mappings, checked once
 

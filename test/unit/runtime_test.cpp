@@ -182,6 +182,34 @@ TEST(RuntimeFormula, Evaluates) {
   EXPECT_EQ(error, "in formula 'Q': unknown name 'Q'");
 }
 
+// Launch conditions: comparisons and logic give 1 or 0, as C orders them.
+TEST(RuntimeFormula, EvaluatesConditions) {
+  std::string error;
+  EXPECT_EQ(EvalFormula("(256 >= C)", {{"C", 256}}, &error), 1);
+  EXPECT_EQ(EvalFormula("(256 >= C)", {{"C", 257}}, &error), 0);
+  EXPECT_EQ(EvalFormula("C < 4 || C == 8 && !(C != 8)", {{"C", 8}}, &error), 1);
+  EXPECT_EQ(EvalFormula("1 + 2 > 2 && 3 <= 3", {}, &error), 1);
+  EXPECT_EQ(EvalFormula("(C % 8 == 0)", {{"C", 12}}, &error), 0);
+}
+
+// A candidate serves only the shapes its conditions hold for.
+TEST_F(RuntimeTest, ChecksLaunchConditions) {
+  CheckedLaunch launch;
+  std::string error;
+  KernelSignature k = kernels[1];
+  k.launch_conditions = {"(64 >= R)"};
+  std::vector<tmc_arg> args = {Tensor(TMC_F16, {64, 4}), Tensor(TMC_F16, {128})};
+  EXPECT_TRUE(CheckArguments(k, args.data(), 2, &launch, &error)) << error;
+  args = {Tensor(TMC_F16, {65, 4}), Tensor(TMC_F16, {130})};
+  EXPECT_FALSE(CheckArguments(k, args.data(), 2, &launch, &error));
+  EXPECT_EQ(error, "kernel 'fixed' was compiled for shapes where (64 >= R) holds, not for R = 65: launch a candidate "
+                   "whose condition holds");
+  std::vector<KernelSignature> parsed;
+  ASSERT_TRUE(ParseKernelMetadata(R"json({"kernels": [{"name": "k", "params": [], "requires": ["(1 >= 2)"]}]})json", &parsed,
+                                  &error)) << error;
+  EXPECT_EQ(parsed.at(0).launch_conditions, std::vector<std::string>{"(1 >= 2)"});
+}
+
 // Formulas are exact: past 64 bits is an error, never a wrapped value.
 TEST(RuntimeFormula, ReportsOverflow) {
   std::string error;

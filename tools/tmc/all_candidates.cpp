@@ -73,26 +73,6 @@ std::unique_ptr<DiagnosticEngine> MakeDiags(const Options& o, SourceManager& sm,
   return diags;
 }
 
-// Every combination of the parameters' values: a -D value or the
-// candidate list; a parameter with neither keeps its default (no entry).
-std::vector<std::vector<std::pair<std::string, int64_t>>> Space(const sema::KernelInstance& k, const Options& o) {
-  std::vector<std::vector<std::pair<std::string, int64_t>>> space = {{}};
-  for (const auto& [name, values] : k.ct_candidates) {
-    std::vector<int64_t> choices = values;
-    if (auto it = o.define_lists.find(name); it != o.define_lists.end()) choices = it->second;
-    else if (auto it = o.defines.find(name); it != o.defines.end()) choices = {it->second};
-    if (choices.empty()) continue;
-    std::vector<std::vector<std::pair<std::string, int64_t>>> next;
-    for (const auto& partial : space)
-      for (int64_t v : choices) {
-        next.push_back(partial);
-        next.back().emplace_back(name, v);
-      }
-    space = std::move(next);
-  }
-  return space;
-}
-
 const char* Extension(const std::string& emit) { return emit == "cubin" ? ".cubin" : emit == "cuda" ? ".cu" : ".ptx"; }
 
 }  // namespace
@@ -168,7 +148,7 @@ int CompileAllCandidates(const Options& o) {
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
 
   for (const auto& [name, inst] : kernels)
-    for (auto& params : Space(inst, o)) {
+    for (auto& params : CandidateSpace(inst, o)) {
       auto c = std::make_unique<Candidate>();
       c->kernel = name;
       c->params = params;

@@ -29,4 +29,24 @@ bool WriteFile(const std::string& path, const std::string& bytes, std::string* e
   return static_cast<bool>(f);
 }
 
+// Every combination of the parameters' values: a -D value or the
+// candidate list; a parameter with neither keeps its default (no entry).
+std::vector<std::vector<std::pair<std::string, int64_t>>> CandidateSpace(const sema::KernelInstance& k, const Options& o) {
+  std::vector<std::vector<std::pair<std::string, int64_t>>> space = {{}};
+  for (const auto& [name, values] : k.ct_candidates) {
+    std::vector<int64_t> choices = values;
+    if (auto it = o.define_lists.find(name); it != o.define_lists.end()) choices = it->second;
+    else if (auto it = o.defines.find(name); it != o.defines.end()) choices = {it->second};
+    if (choices.empty()) continue;
+    std::vector<std::vector<std::pair<std::string, int64_t>>> next;
+    for (const auto& partial : space)
+      for (int64_t v : choices) {
+        next.push_back(partial);
+        next.back().emplace_back(name, v);
+      }
+    space = std::move(next);
+  }
+  return space;
+}
+
 }  // namespace tmc::driver

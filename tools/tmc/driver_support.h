@@ -20,4 +20,10 @@ void ApplyDiagnosticOptions(const Options& o, DiagnosticEngine& diags);
 /// file and the reason.
 bool WriteFile(const std::string& path, const std::string& bytes, std::string* error);
 
+/// Every combination of a kernel's compile-time parameter values, in the
+/// order the candidates are listed (the first parameter slowest): a -D
+/// value list, a single -D value, or the candidate list; a parameter with
+/// none of these keeps its default (no entry).
+std::vector<std::vector<std::pair<std::string, int64_t>>> CandidateSpace(const sema::KernelInstance& k, const Options& o);
+
 }  // namespace tmc::driver

@@ -73,6 +73,10 @@ std::optional<int64_t> EvalInt(const Expr& e, const std::map<const ir::Var*, int
     return it->second;
   }
   if (auto* c = e->as<ir::Cast>()) return EvalInt(c->operand, vars, why);
+  if (auto* u = e->as<ir::Unary>(); u && u->op == ir::UnaryOp::Not) {
+    auto x = EvalInt(u->operand, vars, why);
+    return x ? std::optional<int64_t>(*x == 0) : std::nullopt;
+  }
   auto* b = e->as<ir::Binary>();
   if (!b) return no("is not an integer formula");
   auto x = EvalInt(b->lhs, vars, why), y = EvalInt(b->rhs, vars, why);
@@ -89,6 +93,15 @@ std::optional<int64_t> EvalInt(const Expr& e, const std::map<const ir::Var*, int
       return b->op == ir::BinaryOp::Div ? *x / *y : *x % *y;
     case ir::BinaryOp::Min: return std::min(*x, *y);
     case ir::BinaryOp::Max: return std::max(*x, *y);
+    // Launch conditions: comparisons and logic give 1 or 0.
+    case ir::BinaryOp::Lt: return *x < *y;
+    case ir::BinaryOp::Le: return *x <= *y;
+    case ir::BinaryOp::Gt: return *x > *y;
+    case ir::BinaryOp::Ge: return *x >= *y;
+    case ir::BinaryOp::Eq: return *x == *y;
+    case ir::BinaryOp::Ne: return *x != *y;
+    case ir::BinaryOp::And: return *x != 0 && *y != 0;
+    case ir::BinaryOp::Or: return *x != 0 || *y != 0;
     default: return no("is not an integer formula");
   }
 }
@@ -253,6 +266,31 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
 }
 
 // Where a kernel lives: the file itself, or one of its imports.
+// The launch conditions of `fn` (`where BC >= C`) for the shapes given by
+// name; true when they hold or cannot be evaluated (a missing shape is
+// reported later). `failed` receives the first that does not hold.
+bool ConditionsHold(const ir::Function& fn, const std::map<std::string, int64_t>& shapes, std::string* failed) {
+  std::map<const ir::Var*, int64_t> vars;
+  for (const ir::Param& p : fn.params)
+    if (p.is_shape_symbol)
+      if (auto it = shapes.find(p.var->name); it != shapes.end()) vars[p.var.get()] = it->second;
+  for (const Expr& c : fn.launch_conditions) {
+    std::optional<int64_t> v = EvalInt(c, vars);
+    if (v && *v == 0) {
+      *failed = ir::Print(c);
+      return false;
+    }
+  }
+  return true;
+}
+
+// Collects diagnostics without printing them (a candidate tried in a
+// search whose errors only mean "not this one").
+class Quiet : public DiagnosticConsumer {
+ public:
+  void Handle(const Diagnostic&) override {}
+};
+
 struct KernelSite {
   const ast::KernelDecl* kernel = nullptr;
   const sema::CheckedModule* module = nullptr;
@@ -374,6 +412,62 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   for (const auto& f : module->functions)
     if (f->kind == ir::Function::Kind::Kernel && f->name == kernel->name.name) fn = f.get();
   if (!fn) return fail("kernel '" + kernel->name.name + "' was not compiled");
+
+  // Launch conditions (`where BC >= C`): the candidate compiled by default
+  // may not serve these shapes; then the first candidate, in the order the
+  // values are listed, whose conditions hold is chosen, as a launch would.
+  std::unique_ptr<Quiet> chosen_quiet;
+  std::unique_ptr<DiagnosticEngine> chosen_diags;
+  std::unique_ptr<Compilation> chosen_comp;
+  std::string chosen;  // "BC=1024"
+  if (std::string failed; !ConditionsHold(*fn, o.shapes, &failed)) {
+    const sema::KernelInstance& inst = site.module->kernels.at(kernel->name.name);
+    bool found = false;
+    std::string tried;
+    for (const auto& combo : CandidateSpace(inst, o)) {
+      // The same source manager: reports of the chosen candidate's run
+      // name its lines as they name the others'.
+      auto quiet = std::make_unique<Quiet>();
+      auto cdiags = std::make_unique<DiagnosticEngine>(sm, *quiet);
+      CompileOptions copts = FrontendOptions(o);
+      std::string label;
+      for (const auto& [p, v] : combo) {
+        copts.check.kernel_defines[kernel->name.name][p] = v;
+        label += (label.empty() ? "" : ", ") + p + "=" + CtValueString(v);
+      }
+      auto ccomp = std::make_unique<Compilation>(sm, *cdiags, copts);
+      sema::CheckedModule* cm = ccomp->CompileFile(o.inputs.front());
+      if (!cm || !cm->ok || cdiags->HasErrors()) continue;  // excluded by a compile-time 'where'
+      KernelSite csite = FindKernel(*cm, o.kernel, &error);
+      if (!csite.kernel) continue;
+      std::unique_ptr<ir::Module> cmod = ir::LowerFromAst(*csite.module);
+      ir::PassContext cctx{cdiags.get(), o.sm, o.arch};
+      cctx.keep_source_indices = o.check_bounds;
+      if (!ir::RunPipeline(*cmod, cctx, {}, &log) || cdiags->HasErrors()) continue;
+      const ir::Function* cfn = nullptr;
+      for (const auto& f : cmod->functions)
+        if (f->kind == ir::Function::Kind::Kernel && f->name == kernel->name.name) cfn = f.get();
+      std::string why;
+      if (!cfn || !ConditionsHold(*cfn, o.shapes, &why)) {
+        tried += (tried.empty() ? "" : "; ") + label;
+        continue;
+      }
+      site = csite;
+      kernel = csite.kernel;
+      op = ImplementedOp(*site.module, *kernel);
+      module = std::move(cmod);
+      fn = cfn;
+      chosen = label;
+      chosen_quiet = std::move(quiet);
+      chosen_diags = std::move(cdiags);
+      chosen_comp = std::move(ccomp);
+      found = true;
+      break;
+    }
+    if (!found)
+      return fail("no candidate of kernel '" + kernel->name.name + "' serves these shapes: " + failed +
+                  " does not hold" + (tried.empty() ? std::string() : " (tried " + tried + ")"));
+  }
 
   // Shape symbols.
   std::map<const ir::Var*, int64_t> values;
@@ -657,7 +751,8 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   };
   std::string shapes;
   for (auto& [n, v] : o.shapes) shapes += (shapes.empty() ? "" : ", ") + n + "=" + std::to_string(v);
-  say(fmt::format("kernel:     {} ({}, {})\n", fn->name, o.target, shapes.empty() ? "no shapes" : shapes));
+  say(fmt::format("kernel:     {} ({}, {}){}\n", fn->name, o.target, shapes.empty() ? "no shapes" : shapes,
+                  chosen.empty() ? "" : ", candidate " + chosen + " chosen at launch"));
   auto unwritten_line = [&](size_t r) {
     int64_t n = std::count(unwritten[r].begin(), unwritten[r].end(), true);
     return poison ? fmt::format("{} of {}", n, tensors[outputs[r]].Size()) : std::string("not checked (--init-output=zero)");

@@ -73,3 +73,8 @@ kernel k7(A: f32[M, K], B: f32[K, N], C: f32[M, N]) implements mm block(32) {}
 
 op fix(X: f32[N, 4]) -> f32[N, 4] { out[i, j] = X[i, j]; }
 kernel k(X: f32[N, 8], Y: f32[N, 4]) implements fix block(32) {} // expected-error {{dimension 1 of parameter 'X' is '8' but op 'fix' fixes it to 4}}
+
+// -----
+// A launch condition is over shape symbols and compile-time values only.
+
+kernel k<B: int = 4>(X: f32[N], s: i32) where B > s, B >= N block(32) { }  // expected-error {{a 'where' constraint must be a compile-time bool}}
