@@ -484,14 +484,14 @@ class Lowering {
       size_t n = 1;
       while (i + n < p.size() && n < 4 && p[i + n].trans == p[i].trans && p[i + n].reg == p[i].reg + 2 * int64_t(n)) ++n;
       if (n == 3) n = 2;
-      // The lane's matrix: (l / 8) % n, as a chain of selects over the n origins.
+      // The lane's matrix m = (l / 8) % n picks one of the n origins.
       Expr m = Binary::Make(BinaryOp::Mod, matrix, i32(int64_t(n)));
-      Expr row = i32(p[i].row), col = i32(p[i].col);
-      for (size_t k = 1; k < n; ++k) {
-        Expr is_k = Binary::Make(BinaryOp::Eq, m, i32(int64_t(k)));
-        row = Select::Make(is_k, i32(p[i + k].row), row);
-        col = Select::Make(is_k, i32(p[i + k].col), col);
+      std::vector<int64_t> rows, cols;
+      for (size_t k = 0; k < n; ++k) {
+        rows.push_back(p[i + k].row);
+        cols.push_back(p[i + k].col);
       }
+      Expr row = PickByMatrix(m, rows), col = PickByMatrix(m, cols);
       row = Binary::Make(BinaryOp::Add, Binary::Make(BinaryOp::Add, row0, row), lane_row);
       col = Binary::Make(BinaryOp::Add, col0, col);
       calls.push_back(Call::Make(kVoid, Intrinsic::LdMatrix,
@@ -501,6 +501,28 @@ class Lowering {
       i += n;
     }
     return EmitAllButLast(calls, c->range);
+  }
+
+  // values[m] for a lane's matrix index m: arithmetic when the values are
+  // an affine function of m (v0 + m*d) or of its bits (v0 + (m%2)*d1 +
+  // (m/2)*d2, the 2 x 2 matrices of an x4), else a chain of selects.
+  static Expr PickByMatrix(const Expr& m, const std::vector<int64_t>& v) {
+    auto i32 = [](int64_t x) { return IntImm::Make(ScalarKind::I32, x); };
+    auto mul = [&](Expr a, int64_t k) { return k == 1 ? a : Binary::Make(BinaryOp::Mul, a, i32(k)); };
+    auto add = [&](Expr a, Expr b) { return Binary::Make(BinaryOp::Add, a, b); };
+    size_t n = v.size();
+    if (n == 1) return i32(v[0]);
+    bool linear = true;
+    for (size_t k = 0; k < n; ++k) linear = linear && v[k] == v[0] + int64_t(k) * (v[1] - v[0]);
+    if (linear) return add(i32(v[0]), mul(m, v[1] - v[0]));
+    if (n == 4 && v[3] - v[2] == v[1] - v[0]) {
+      Expr low = mul(Binary::Make(BinaryOp::Mod, m, i32(2)), v[1] - v[0]);
+      Expr high = mul(Binary::Make(BinaryOp::Div, m, i32(2)), v[2] - v[0]);
+      return add(i32(v[0]), add(low, high));
+    }
+    Expr out = i32(v[0]);
+    for (size_t k = 1; k < n; ++k) out = Select::Make(Binary::Make(BinaryOp::Eq, m, i32(int64_t(k))), i32(v[k]), out);
+    return out;
   }
 
   // Tensor-core and asynchronous-copy built-ins: statements, typed i32.

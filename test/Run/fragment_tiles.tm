@@ -12,6 +12,7 @@
 // RUN: %tmc %s --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: %tmc %s --emit=ptx | FileCheck %s --check-prefix=MMA
 // RUN: %tmc %s --emit=ptx | FileCheck %s --check-prefix=FILL
+// RUN: %tmc %s --emit=ir | FileCheck %s --check-prefix=IR
 // RUN: %tmc %s --emit=ptx | %ptxas-verify --no-spills sm_80
 // RUN: %tmc %s --emit=ptx --arch=sm_90a | %ptxas-verify --no-spills sm_90a
 // RUN: rm -rf %t && mkdir %t && %tmc %s --emit=cuda -o %t/k.cu && %nvcc -arch=sm_80 %t/k.cu -o %t/k.o
@@ -28,6 +29,13 @@
 // MMA-COUNT-8: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // MMA-NOT: mma.sync
 // FILL: cp.async.ca.shared.global [{{%r[0-9]+}}], [{{%rd[0-9]+}}], 8, {{%r[0-9]+}};
+// The IR names each instruction's registers: mma(d, a, b, c, first
+// registers...) and ldmatrix(x, row address, first register, count, trans);
+// an x4's lane origins are arithmetic on the lane's matrix (l / 8) % 4.
+// IR: ldmatrix(a, s[(((16 + ((((threadIdx.x / 8) % 2) * 8) + (threadIdx.x % 8))) * 32) + (((threadIdx.x / 8) / 2) * 8))], 0, 4, 0)
+// IR: ldmatrix(qt, s[{{.*}}], 0, 1, 1)
+// IR: mma.m16n8k16(acc, a, b, acc, 0, 0, 0, 0)
+// IR-NEXT: mma.m16n8k16(acc, a, b, acc, 0, 8, 8, 0)
 // CUDA: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // CUDA: cp.async.ca.shared.global [%0], [%1], 8, %2;
 

@@ -9,6 +9,7 @@
 // RUN: %tmc run %s --kernel scale_rows --shape R=3,C=64 | FileCheck %s
 // RUN: %tmc %s -D T=bf16 --emit=meta | FileCheck %s --check-prefix=META
 // RUN: %tmc %s -D T=f32 --emit=ptx | %ptxas-verify sm_80
+// RUN: %tmc %s -D T=f32 --emit=ptx --arch=sm_90a | %ptxas-verify sm_90a
 // RUN: %tmc %s -D T=bf16 --emit=ptx | %ptxas-verify sm_80
 // RUN: rm -rf %t && mkdir %t && %tmc %s -D T=bf16 --emit=cuda -o %t/k.cu && %nvcc -arch=sm_80 %t/k.cu -o %t/k.o
 // RUN: %tmc %s --all-candidates -o %t/all --kernel vadd 2>&1 | FileCheck %s --check-prefix=ALL

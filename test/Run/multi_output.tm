@@ -6,6 +6,7 @@
 // RUN: not %tmc run %s --kernel ln_forgets_rstd --shape R=5,C=40 | FileCheck %s --check-prefix=FORGOT
 // RUN: %tmc %s --emit=meta | FileCheck %s --check-prefix=META
 // RUN: %tmc %s --emit=ptx | %ptxas-verify sm_80
+// RUN: %tmc %s --emit=ptx --arch=sm_90a | %ptxas-verify sm_90a
 // RUN: rm -rf %t && mkdir %t && %tmc %s --emit=cuda -o %t/k.cu && %nvcc -arch=sm_80 %t/k.cu -o %t/k.o
 // RUN: not %tmc run %s --kernel ln_warp --shape R=2,C=8 --save-case %t/case 2>&1 | FileCheck %s --check-prefix=SAVE
 // CHECK: reference:  op layernorm (f64)

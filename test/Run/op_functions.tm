@@ -6,6 +6,7 @@
 // RUN: %tmc run %s --kernel m --shape R=7,C=100 --check-bounds --check-races | FileCheck %s
 // RUN: %tmc run %s --kernel m --shape R=3,C=1 --seed 4 | FileCheck %s
 // RUN: %tmc %s --emit=ptx | %ptxas-verify sm_80
+// RUN: %tmc %s --emit=ptx --arch=sm_90a | %ptxas-verify sm_90a
 // RUN: rm -rf %t && mkdir %t && %tmc %s --emit=cuda -o %t/k.cu && %nvcc -arch=sm_80 %t/k.cu -o %t/k.o
 // RUN: %tmc %s 2>&1 | FileCheck %s --check-prefix=WARN
 // CHECK: unwritten:  0 of
