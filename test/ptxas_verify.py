@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""ptxas_verify.py [--no-spills] ARCH... < kernel.ptx
+"""ptxas_verify.py [--no-spills] [--dir DIR] ARCH... < kernel.ptx
 
-Assembles PTX read from standard input with CUDA's ptxas for each ARCH
-(sm_80, sm_90a, ...), as LLVM's NVPTX tests do: invalid PTX fails the test.
-With --no-spills, also fails when ptxas -v reports spill stores or loads or a
-local-memory stack frame for any function."""
+Assembles PTX read from standard input (or, with --dir, every .ptx file in
+DIR: the candidates `tmc --all-candidates` wrote) with CUDA's ptxas for each
+ARCH (sm_80, sm_90a, ...), as LLVM's NVPTX tests do: invalid PTX fails the
+test. With --no-spills, also fails when ptxas -v reports spill stores or
+loads or a local-memory stack frame for any function."""
 import os
 import re
 import subprocess
@@ -17,10 +18,25 @@ PTXAS = os.environ.get("PTXAS", "/usr/local/cuda/bin/ptxas")
 def main():
     args = sys.argv[1:]
     no_spills = "--no-spills" in args
+    folder = None
+    if "--dir" in args:
+        folder = args[args.index("--dir") + 1]
+        args = args[:args.index("--dir")] + args[args.index("--dir") + 2:]
     archs = [a for a in args if a != "--no-spills"]
+    if folder:
+        files = sorted(f for f in os.listdir(folder) if f.endswith(".ptx"))
+        if not files:
+            sys.exit(f"ptxas_verify: no .ptx file in {folder}")
+        for f in files:
+            verify(open(os.path.join(folder, f)).read(), archs, no_spills, f)
+        return
     ptx = sys.stdin.read()
     if ".entry" not in ptx and ".func" not in ptx:
         sys.exit("ptxas_verify: no PTX on standard input")
+    verify(ptx, archs, no_spills, "<stdin>")
+
+
+def verify(ptx, archs, no_spills, name):
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "in.ptx")
         open(path, "w").write(ptx)
@@ -28,12 +44,12 @@ def main():
             r = subprocess.run([PTXAS, "-arch=" + arch, "-v", path, "-o", os.path.join(d, "out.cubin")],
                                capture_output=True, text=True)
             if r.returncode != 0:
-                sys.exit(f"ptxas -arch={arch} failed:\n{r.stderr}")
+                sys.exit(f"ptxas -arch={arch} failed on {name}:\n{r.stderr}")
             if no_spills:
                 for m in re.finditer(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", r.stderr):
                     if any(int(x) for x in m.groups()):
-                        sys.exit(f"ptxas -arch={arch}: local memory used:\n{r.stderr}")
-            print(f"ptxas -arch={arch}: ok")
+                        sys.exit(f"ptxas -arch={arch}: local memory used in {name}:\n{r.stderr}")
+            print(f"ptxas -arch={arch}: {name} ok")
 
 
 if __name__ == "__main__":
