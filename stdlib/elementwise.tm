@@ -1,0 +1,107 @@
+// std.elementwise: element-wise and broadcast operators on rows, with
+// kernels for f32, f16 and bf16. A block of 256 threads covers 256 * V
+// columns of one row; each thread handles V contiguous elements, which
+// the compiler turns into one 16-byte load and store (V = 8 for 16-bit
+// types, 4 for f32) when the row length allows it, and element by element
+// in the tail. The math runs in f32.
+
+import std.nn;  // ops relu, gelu (erf), add_bias
+
+func gelu_erf(x: f32) -> f32 { return 0.5 * x * (1.0 + erf(x * 0.7071067811865476)); }
+func gelu_tanh(x: f32) -> f32 { return 0.5 * x * (1.0 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
+func silu(x: f32) -> f32 { return x / (1.0 + exp(-x)); }
+
+op gelu_approx<T>(X: T[R, C]) -> T[R, C] { out[i, j] = gelu_tanh(f32(X[i, j])); }
+op silu_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = silu(f32(X[i, j])); }
+op sigmoid_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = sigmoid(X[i, j]); }
+op add<T>(X: T[R, C], Y: T[R, C]) -> T[R, C] { out[i, j] = X[i, j] + Y[i, j]; }
+op mul<T>(X: T[R, C], Y: T[R, C]) -> T[R, C] { out[i, j] = X[i, j] * Y[i, j]; }
+
+kernel relu_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements relu grid(cdiv(C, 256 * V), R) block(256)
+{
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(max(f32(X[blockIdx.y, c]), 0.0)); }
+  }
+}
+
+kernel gelu_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements gelu grid(cdiv(C, 256 * V), R) block(256)
+{
+  // Loads, math, stores in separate loops: the math's calls would
+  // otherwise split the accesses that become one vector access.
+  register v: f32[256 * V] by spatial(256) * repeat(V);
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    v[i] = c < C ? f32(X[blockIdx.y, c]) : 0.0;
+  }
+  for i in spatial(256) * repeat(V) on threadIdx.x { v[i] = gelu_erf(v[i]); }
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(v[i]); }
+  }
+}
+
+kernel gelu_tanh_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements gelu_approx grid(cdiv(C, 256 * V), R) block(256)
+{
+  // Loads, math, stores in separate loops: the math's calls would
+  // otherwise split the accesses that become one vector access.
+  register v: f32[256 * V] by spatial(256) * repeat(V);
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    v[i] = c < C ? f32(X[blockIdx.y, c]) : 0.0;
+  }
+  for i in spatial(256) * repeat(V) on threadIdx.x { v[i] = gelu_tanh(v[i]); }
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(v[i]); }
+  }
+}
+
+kernel silu_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements silu_op grid(cdiv(C, 256 * V), R) block(256)
+{
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(silu(f32(X[blockIdx.y, c]))); }
+  }
+}
+
+kernel sigmoid_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements sigmoid_op grid(cdiv(C, 256 * V), R) block(256)
+{
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(sigmoid(f32(X[blockIdx.y, c]))); }
+  }
+}
+
+kernel add_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C], Z: T[R, C])
+    implements add grid(cdiv(C, 256 * V), R) block(256)
+{
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Z[blockIdx.y, c] = T(f32(X[blockIdx.y, c]) + f32(Y[blockIdx.y, c])); }
+  }
+}
+
+kernel mul_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C], Z: T[R, C])
+    implements mul grid(cdiv(C, 256 * V), R) block(256)
+{
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Z[blockIdx.y, c] = T(f32(X[blockIdx.y, c]) * f32(Y[blockIdx.y, c])); }
+  }
+}
+
+// Broadcast: a bias row added to every row.
+kernel add_bias_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], b: T[C], Y: T[R, C])
+    implements add_bias grid(cdiv(C, 256 * V), R) block(256)
+{
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(f32(X[blockIdx.y, c]) + f32(b[c])); }
+  }
+}
