@@ -112,6 +112,8 @@ class Evaluator {
     if (b->op == ast::BinaryOp::Or) return Eval(b->lhs) != 0 || Eval(b->rhs) != 0;
     double x = Eval(b->lhs), y = Eval(b->rhs);
     bool integer = b->type && b->type->IsInteger();
+    if (integer && y == 0 && (b->op == ast::BinaryOp::Div || b->op == ast::BinaryOp::Mod))
+      throw Failure{"integer division by zero in the op: " + ast::PrintExpr(b)};
     if (flops_ && !integer && (b->op == ast::BinaryOp::Add || b->op == ast::BinaryOp::Sub ||
                                b->op == ast::BinaryOp::Mul || b->op == ast::BinaryOp::Div))
       ++*flops_;

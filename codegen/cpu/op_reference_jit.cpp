@@ -242,6 +242,12 @@ class OpCompiler {
 
   llvm::Value* BinaryValue(ast::BinaryOp op, llvm::Value* x, llvm::Value* y, bool integer) {
     using Op = ast::BinaryOp;
+    // Integer division by zero: the oracle names the expression.
+    if (integer && (op == Op::Div || op == Op::Mod)) {
+      llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx_, "nonzero", f_);
+      b_.CreateCondBr(b_.CreateFCmpOEQ(y, F(0)), FailBlock(), ok);
+      b_.SetInsertPoint(ok);
+    }
     auto bits = [&](llvm::Value* r) { return b_.CreateSIToFP(r, F64()); };
     switch (op) {
       case Op::Add: return b_.CreateFAdd(x, y);

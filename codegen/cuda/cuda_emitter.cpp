@@ -129,9 +129,26 @@ template <typename T> static __device__ __forceinline__ T tmc_abs(T a) { return 
 class Printer {
  public:
   std::string Run(const Module& m) {
+    // Every device function is declared before any body, so that the
+    // bodies may call each other in any order.
+    std::string prototypes;
+    for (const auto& f : m.functions)
+      if (f->kind == ir::Function::Kind::Device) prototypes += Signature(*f) + ";\n";
     for (const auto& f : m.functions) Function(*f);
     return kPrelude + std::string(minmax_helpers_ || atomic_helpers_ ? kMinMaxHelpers : "") +
-           std::string(atomic_helpers_ ? kAtomicHelpers : "") + out_;
+           std::string(atomic_helpers_ ? kAtomicHelpers : "") + (prototypes.empty() ? "" : "\n" + prototypes) + out_;
+  }
+
+  std::string Signature(const ir::Function& fn) {
+    std::string params;
+    for (const Param& p : fn.params) {
+      params += params.empty() ? "" : ", ";
+      if (p.buffer) params += fmt::format("{}{}* __restrict__ {}", p.buffer->read_only ? "const " : "", CType(p.buffer->elem), p.buffer->name);
+      else params += CType(p.var->type) + " " + Name(*p.var);
+    }
+    if (fn.kind == ir::Function::Kind::Kernel)
+      return fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}({})", fn.Threads(), fn.name, params);
+    return fmt::format("static __device__ {} {}({})", fn.result ? CType(*fn.result) : "void", fn.name, params);
   }
 
  private:
@@ -153,19 +170,7 @@ class Printer {
     buffer_names_.clear();
     declared_.clear();
     fn_ = &fn;
-    bool kernel = fn.kind == ir::Function::Kind::Kernel;
-    std::string params;
-    for (const Param& p : fn.params) {
-      params += params.empty() ? "" : ", ";
-      if (p.buffer) params += fmt::format("{}{}* __restrict__ {}", p.buffer->read_only ? "const " : "", CType(p.buffer->elem), p.buffer->name);
-      else params += CType(p.var->type) + " " + Name(*p.var);
-    }
-    if (kernel) {
-      out_ += fmt::format("\nextern \"C\" __global__ void __launch_bounds__({}) {}({}) {{\n", fn.Threads(), fn.name, params);
-    } else {
-      std::string ret = fn.result ? CType(*fn.result) : "void";
-      out_ += fmt::format("\nstatic __device__ {} {}({}) {{\n", ret, fn.name, params);
-    }
+    out_ += "\n" + Signature(fn) + " {\n";
     if (fn.shared_bytes > 0) {
       if (fn.shared_bytes > 48 * 1024)
         out_ += "  extern __shared__ __align__(16) unsigned char tmc_shared[];\n";

@@ -984,6 +984,28 @@ class Emitter {
     return b_.CreateInBoundsGEP(MemTy(b.elem), array, index);  // a fragment parameter
   }
 
+  // A fragment operand's first register, checked under --check-bounds on
+  // the host when it is a run-time value (a tile index not unrolled): its
+  // `count` registers must lie inside the buffer. An offset outside is
+  // reported (as an access to its first and last register) and replaced by
+  // 0, so that the instruction still touches only the buffer.
+  llvm::Value* FragmentOffset(const Buffer& b, const Expr& offset, int64_t count, bool write) {
+    llvm::Value* off = Value(offset);
+    if (!o_.host || !o_.check_accesses || llvm::isa<llvm::ConstantInt>(off)) return off;
+    llvm::Value* size = extents_.at(&b);
+    llvm::Value* first = b_.CreateSExt(off, b_.getInt64Ty());
+    llvm::Value* last = b_.CreateAdd(first, b_.getInt64(static_cast<uint64_t>(count - 1)));
+    auto fn = Runtime("tmc_cpu_access", b_.getPtrTy(),
+                      {b_.getPtrTy(), b_.getPtrTy(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt32Ty(), b_.getInt32Ty(),
+                       b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()});
+    for (llvm::Value* k : {first, last})
+      b_.CreateCall(fn, {thread_, buffers_.at(&b), k, size, b_.getInt32(static_cast<uint32_t>(ScalarBytes(b.elem))),
+                         b_.getInt32(static_cast<uint32_t>(BufferId(b))), b_.getInt32(write ? TMC_CPU_WRITE : TMC_CPU_READ),
+                         b_.getInt32(TMC_CPU_REGISTER), b_.getInt32(static_cast<uint32_t>(Site()))});
+    llvm::Value* inside = b_.CreateAnd(b_.CreateICmpSGE(first, b_.getInt64(0)), b_.CreateICmpSLT(last, size));
+    return b_.CreateSelect(inside, off, llvm::ConstantInt::get(off->getType(), 0));
+  }
+
   // Registers k, k+1 of an f16 (or bf16) fragment as one <2 x half> (<2 x bfloat>).
   llvm::Value* HalfPair(const Buffer& b, llvm::Value* base, int64_t k) {
     llvm::Type* et = Ty(b.elem);
@@ -998,7 +1020,8 @@ class Emitter {
   // operand at its register offset (args) in its buffer.
   llvm::Value* Mma(const Call& c) {
     const Buffer &d = *c.buffers[0], &a = *c.buffers[1], &b = *c.buffers[2], &acc = *c.buffers[3];
-    llvm::Value *od = Value(c.args[0]), *oa = Value(c.args[1]), *ob = Value(c.args[2]), *oc = Value(c.args[3]);
+    llvm::Value *od = FragmentOffset(d, c.args[0], 4, true), *oa = FragmentOffset(a, c.args[1], 8, false),
+                *ob = FragmentOffset(b, c.args[2], 4, false), *oc = FragmentOffset(acc, c.args[3], 4, false);
     bool bf16 = a.elem == ScalarKind::BF16;
     if (o_.host) {
       llvm::Type* p = b_.getPtrTy();
@@ -1042,8 +1065,8 @@ class Emitter {
   llvm::Value* LdMatrix(const Call& c) {
     const Buffer& a = *c.buffers[0];
     auto* row = c.args[0]->as<Load>();
-    llvm::Value* base = Value(c.args[1]);
     auto count = static_cast<unsigned>(*AsConstInt(c.args[2]));
+    llvm::Value* base = FragmentOffset(a, c.args[1], 2 * count, true);
     bool trans = *AsConstInt(c.args[3]) != 0;
     llvm::Value* addr = Address(*row->buffer, row->indices, false, &row->source, row->loc);
     if (o_.host) {

@@ -425,6 +425,19 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
     }
     ok = !s.IsError() && ok;
     for (size_t i = 2; i < 4; ++i) ok = !CheckConverted(e->args[i], ScalarKind::I32, "argument").IsError() && ok;
+    // Every row ldmatrix reads is 16 bytes and must start 16-byte aligned:
+    // rows of a row-major tile a multiple of 16 bytes apart, and a column
+    // that is a multiple of 8 (checked at run time by tmc run otherwise).
+    if (ok && s.type->layout.kind == Layout::Kind::RowMajor && s.type->dims[1].is_const &&
+        s.type->dims[1].value * 2 % 16 != 0) {
+      diags_.Report(e->args[1]->range, DiagKind::LdMatrixRowStride, ast::PrintExpr(e->args[1]), s.type->dims[1].value * 2);
+      ok = false;
+    }
+    auto col = module_.constants.find(e->args[3]);
+    if (ok && col != module_.constants.end() && col->second.kind == ConstValue::Kind::Int && col->second.i % 8 != 0) {
+      diags_.Report(e->args[3]->range, DiagKind::LdMatrixColumn, col->second.i);
+      ok = false;
+    }
     return ok ? void_info : ErrorInfo();
   }
   if (name == "cp_async") {
@@ -516,8 +529,14 @@ std::string WhyNotOpCallableExpr(const ast::Expr* e, int depth) {
         if (std::string why = WhyNotOpCallableExpr(x, depth); !why.empty()) return why;
       if (IsMathBuiltin(c->callee.name)) return {};
       if (c->func) {
+        // The functions being examined, outermost first: a call back into
+        // one of them is recursion, which an op cannot evaluate.
+        thread_local std::vector<const ast::FuncDecl*> chain;
+        if (std::find(chain.begin(), chain.end(), c->func) != chain.end()) return "it is recursive";
         if (depth > 16) return "its calls nest too deeply";
+        chain.push_back(c->func);
         std::string why = WhyNotOpCallable(c->func, depth + 1);
+        chain.pop_back();
         return why.empty() ? why : "it calls '" + c->callee.name + "', and " + why;
       }
       return "it calls '" + c->callee.name + "'";

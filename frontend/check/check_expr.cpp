@@ -164,7 +164,9 @@ bool Checker::Convertible(const ExprInfo& info, ScalarKind to, SourceRange range
         return false;
       }
     } else if (v.kind == ConstValue::Kind::Float && IsFloat(to)) {
-      if (std::abs(v.f) <= FloatMax(to)) return true;
+      // Infinity (`inf`) exists in every float type; a finite literal must
+      // not overflow the type.
+      if (std::isinf(v.f) || std::abs(v.f) <= FloatMax(to)) return true;
       diags_.Report(range, DiagKind::LiteralNotRepresentable, v.ToString(), ScalarName(to));
       return false;
     }

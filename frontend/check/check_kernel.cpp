@@ -31,6 +31,10 @@ std::string JoinValues(const std::vector<int64_t>& v) {
 // is a scalar type, bound for the parameter types and body of the kernel
 // (like a generic op's type parameter) and recorded encoded as an int64.
 void Checker::CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelInstance& instance) {
+  if (type_bindings_.count(p.name.name) || scope_->LookupLocal(p.name.name)) {
+    diags_.Report(p.name.range, DiagKind::Redefinition, p.name.name);
+    return;
+  }
   auto type_of = [&](ast::Expr* e) -> std::optional<ScalarKind> {
     auto* n = ast::dyn_cast<ast::NameExpr>(e);
     std::optional<ScalarKind> k = n ? ParseScalar(n->name) : std::nullopt;
@@ -85,6 +89,10 @@ void Checker::CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance) {
   for (ast::CtParam& p : decl->ct_params) {
     if (p.type.param && p.type.param->name == "type" && !p.type.is_tensor) {
       CheckTypeCtParam(decl, p, instance);
+      continue;
+    }
+    if (type_bindings_.count(p.name.name)) {
+      diags_.Report(p.name.range, DiagKind::Redefinition, p.name.name);
       continue;
     }
     bool is_bool = !p.type.is_tensor && p.type.elem == ScalarKind::Bool;
@@ -295,7 +303,15 @@ bool Checker::IsLaunchCondition(const ast::Expr* e) {
     case ast::ExprKind::Unary: return IsLaunchCondition(static_cast<const ast::UnaryExpr*>(e)->operand);
     case ast::ExprKind::Binary: {
       auto* b = static_cast<const ast::BinaryExpr*>(e);
-      return IsLaunchCondition(b->lhs) && IsLaunchCondition(b->rhs);
+      if (!IsLaunchCondition(b->lhs) || !IsLaunchCondition(b->rhs)) return false;
+      // `C / BC` with BC = 0 holds for no shape: an error here, not at launch.
+      auto rhs = module_.constants.find(b->rhs);
+      if ((b->op == ast::BinaryOp::Div || b->op == ast::BinaryOp::Mod) && rhs != module_.constants.end() &&
+          rhs->second.kind == ConstValue::Kind::Int && rhs->second.i == 0) {
+        diags_.Report(b->rhs->range, DiagKind::DivisionByZero);
+        return true;  // reported; not also "must be a compile-time bool"
+      }
+      return true;
     }
     case ast::ExprKind::Cast: return IsLaunchCondition(static_cast<const ast::CastExpr*>(e)->operand);
     case ast::ExprKind::Call: {

@@ -49,15 +49,15 @@ bool Mentions(const ast::Expr* e, const std::vector<std::string>& names) {
   }
 }
 
-// The terms of a chain of + and - (a + b - c: a, b, c).
-void AdditiveTerms(ast::Expr* e, std::vector<ast::Expr*>* out) {
+// The terms of a chain of + and - with their signs (a + b - c: +a, +b, -c).
+void AdditiveTerms(ast::Expr* e, char sign, std::vector<std::pair<ast::Expr*, char>>* out) {
   auto* b = ast::dyn_cast<ast::BinaryExpr>(e);
   if (b && (b->op == ast::BinaryOp::Add || b->op == ast::BinaryOp::Sub)) {
-    AdditiveTerms(b->lhs, out);
-    AdditiveTerms(b->rhs, out);
+    AdditiveTerms(b->lhs, sign, out);
+    AdditiveTerms(b->rhs, b->op == ast::BinaryOp::Sub ? (sign == '-' ? '+' : '-') : sign, out);
     return;
   }
-  out->push_back(e);
+  out->emplace_back(e, sign);
 }
 
 }  // namespace
@@ -69,14 +69,16 @@ void AdditiveTerms(ast::Expr* e, std::vector<ast::Expr*>* out) {
 void Checker::WarnInvariantReductionTerms(ast::ReduceExpr* r) {
   std::vector<std::string> vars;
   for (const auto& v : r->vars) vars.push_back(v.name.name);
-  std::vector<ast::Expr*> terms;
-  AdditiveTerms(r->body, &terms);
+  std::vector<std::pair<ast::Expr*, char>> terms;
+  AdditiveTerms(r->body, '+', &terms);
   if (terms.size() < 2) return;
-  for (ast::Expr* t : terms)
+  for (auto [t, sign] : terms)
     if (!Mentions(t, vars)) {
       std::string term = ast::PrintExpr(t);
-      diags_.Report(t->range, DiagKind::ReductionInvariantTerm, term, vars.front(), r->reducer.name, r->reducer.name,
-                    term);
+      const std::string& op = r->reducer.name;
+      std::string counted = op == "sum" ? "added at every iteration" : "part of every iteration's value";
+      diags_.Report(t->range, DiagKind::ReductionInvariantTerm, term, vars.front(), op, counted, op,
+                    std::string(1, sign), term);
       return;
     }
 }
@@ -162,6 +164,14 @@ void Checker::CheckOp(ast::OpDecl* decl) {
     result_names += (result_names.empty() ? "" : ", ") + r.name.name;
   }
   bool single = decl->results.size() == 1;
+  // Result names are new names: not an input's, not another result's.
+  for (size_t r = 0; r < decl->results.size(); ++r) {
+    const ast::Ident& name = decl->results[r].name;
+    bool clash = false;
+    for (const ast::Param& p : decl->params) clash = clash || p.name.name == name.name;
+    for (size_t q = 0; q < r; ++q) clash = clash || decl->results[q].name.name == name.name;
+    if (clash) diags_.Report(name.range, DiagKind::Redefinition, name.name);
+  }
   std::vector<const ast::OpStmt*> assigned(decl->results.size(), nullptr);
   const ast::OpStmt* first_out = nullptr;
 

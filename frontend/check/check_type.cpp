@@ -55,6 +55,11 @@ void Checker::BindShapeSymbols(const std::vector<ast::Param>& params) {
     for (ast::Expr* d : p.type.dims) {
       auto* name = ast::dyn_cast<ast::NameExpr>(d);
       if (!name || scope_->Lookup(name->name)) continue;
+      // `X: T[T]` with T an element-type parameter: not a shape symbol too.
+      if (type_bindings_.count(name->name) && body_ == BodyKind::Kernel) {
+        diags_.Report(d->range, DiagKind::TypeParamAsDim, name->name);
+        continue;
+      }
       Symbol s;
       s.kind = Symbol::Kind::ShapeSymbol;
       s.name = name->name;

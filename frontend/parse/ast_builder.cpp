@@ -345,7 +345,7 @@ class Builder {
       n->op_range = locate_.Range(e->op);
       n->lhs = Expr(e->expr(0));
       n->rhs = Expr(e->expr(1));
-      return n;
+      return ReductionWithSignedBody(n);
     }
     if (auto* e = dynamic_cast<P::TernaryExprContext*>(c)) {
       auto* n = New<TernaryExpr>(c);
@@ -361,6 +361,40 @@ class Builder {
       n->vars.push_back(ReduceExpr::Var{Id(v->ID()), Expr(v->expr())});
     n->body = Expr(e->expr());
     return n;
+  }
+
+  // `sum(c < C) -X[r, c]` parses as the call `sum(c < C)` minus `X[r, c]`
+  // (a call and a binary minus are a valid reading, tried first). A call of
+  // a reducer whose arguments all have the form `name < extent` is read as
+  // the reduction it means: the operator becomes the sign of the body, and
+  // the operators that follow join the body, which extends to the right.
+  ast::Expr* ReductionWithSignedBody(BinaryExpr* n) {
+    if (auto* r = dyn_cast<ReduceExpr>(n->lhs); r && r->open_body) {
+      n->lhs = r->body;
+      r->body = n;
+      r->range.end = n->range.end;
+      return r;
+    }
+    auto* call = dyn_cast<CallExpr>(n->lhs);
+    if (!call || (n->op != BinaryOp::Add && n->op != BinaryOp::Sub) || call->args.empty()) return n;
+    const std::string& f = call->callee.name;
+    if (f != "sum" && f != "max" && f != "min" && f != "prod") return n;
+    auto* r = module_->New<ReduceExpr>();
+    r->range = n->range;
+    r->reducer = call->callee;
+    for (ast::Expr* a : call->args) {
+      auto* lt = dyn_cast<BinaryExpr>(a);
+      auto* var = lt ? dyn_cast<NameExpr>(lt->lhs) : nullptr;
+      if (!var || lt->op != BinaryOp::Lt) return n;
+      r->vars.push_back(ReduceExpr::Var{Ident{var->name, var->range}, lt->rhs});
+    }
+    auto* sign = module_->New<UnaryExpr>();
+    sign->range = SourceRange{n->op_range.begin, n->rhs->range.end};
+    sign->op = n->op == BinaryOp::Sub ? UnaryOp::Neg : UnaryOp::Plus;
+    sign->operand = n->rhs;
+    r->body = sign;
+    r->open_body = true;
+    return r;
   }
 
   ast::Expr* Primary(P::PrimaryContext* c) {
@@ -388,7 +422,10 @@ class Builder {
       n->name = e->ID()->getText();
       return n;
     }
-    return Expr(static_cast<P::ParenPrimaryContext*>(c)->expr());
+    // Parentheses close a reduction's body (see ReductionWithSignedBody).
+    ast::Expr* inner = Expr(static_cast<P::ParenPrimaryContext*>(c)->expr());
+    if (auto* r = dyn_cast<ReduceExpr>(inner)) r->open_body = false;
+    return inner;
   }
 
   // Splits "123u32" into digits and suffix; underscores are separators.

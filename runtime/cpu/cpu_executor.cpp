@@ -727,6 +727,16 @@ void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, in
                                    t->linear_tid % 32 < 8 * count);
   RequireFullWarp(t, site);
   int32_t lane = t->linear_tid % 32;
+  // Each row the instruction reads (lanes 0 .. 8 * count - 1 supply them)
+  // is 16 bytes, and the hardware needs it 16-byte aligned.
+  int64_t address = reinterpret_cast<const char*>(row) - t->shared;
+  if (lane < 8 * count && address % 16 != 0) {
+    CpuFinding f{CpuFinding::Kind::LdMatrixMisaligned};
+    f.site = site;
+    f.thread = t->linear_tid;
+    f.address = address;
+    Record(f);
+  }
   Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
   int phase = w.phase;
   w.ptrs[phase][lane][0] = row;

@@ -19,6 +19,7 @@ struct CpuFinding {
   enum class Kind {
     OutOfBounds, IndexOutOfBounds, Race, BlockRace, BarrierDivergence, WarpDivergence, CpAsyncOutOfBounds,
     CpAsyncMisaligned,
+    LdMatrixMisaligned,  // an ldmatrix row not 16-byte aligned (`address`: its shared-memory offset)
     DivideByZero,   // integer division or modulo (`modulo`) by zero
     DivideOverflow,  // MIN / -1 (or MIN % -1) of `bits`-bit integers
     Timeout          // a thread still in the loop at `site` past the deadline (`other_site`: a barrier others wait at)

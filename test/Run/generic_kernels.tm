@@ -14,6 +14,7 @@
 // RUN: rm -rf %t && mkdir %t && %tmc %s -D T=bf16 --emit=cuda -o %t/k.cu && %nvcc -arch=sm_80 %t/k.cu -o %t/k.o
 // RUN: %tmc %s --all-candidates -o %t/all --kernel vadd 2>&1 | FileCheck %s --check-prefix=ALL
 // RUN: ls %t/all | FileCheck %s --check-prefix=FILES
+// RUN: FileCheck %s --check-prefix=INDEX < %t/all/index.json
 // RUN: not %tmc %s -D T=64 2>&1 | FileCheck %s --check-prefix=BADT
 // RUN: not %tmc %s -D V=f16 2>&1 | FileCheck %s --check-prefix=BADV
 // CHECK: unwritten:  0 of
@@ -23,6 +24,7 @@
 // ALL: 9 candidates: 9 compiled
 // FILES: vadd.Tbf16.V1.ptx
 // FILES: vadd.Tf32.V4.ptx
+// INDEX: "params": {"T": "f16", "V": 1}
 // BADT: error: 'T' is an element type, so its value must be a scalar type such as f16, not '64'
 // BADV: error: 'V' is an integer parameter, not an element type: 'f16' is not a value for it
 

@@ -18,8 +18,8 @@
 // MID: result:     PASS
 // BIG: kernel:     softmax_row (cpu, C=10000, R=2), candidate BC=16384 chosen at launch
 // BIG: result:     PASS
-// NONE: error: no candidate of kernel 'softmax_row' serves these shapes: (256 >= C) does not hold (tried BC=256; BC=1024; BC=4096; BC=16384)
-// FIXED: error: no candidate of kernel 'softmax_row' serves these shapes: (1024 >= C) does not hold (tried BC=1024)
+// NONE: error: no candidate of kernel 'softmax_row' serves these shapes (tried BC=256; BC=1024; BC=4096; BC=16384): (16384 >= C) does not hold for the last
+// FIXED: error: no candidate of kernel 'softmax_row' serves these shapes (tried BC=1024): (1024 >= C) does not hold for the last
 // META: "shared_bytes": 1056,
 // META: "compile_time": {"BC": 256},
 // META-NEXT: "requires": ["(256 >= C)"]

@@ -11,8 +11,14 @@
 // RUN: %tmc %s 2>&1 | FileCheck %s --check-prefix=WARN
 // CHECK: unwritten:  0 of
 // CHECK: result:     PASS
-// WARN: warning: 'b[r]' does not depend on 'c' but is part of the body of 'sum' (a reduction's body extends to the right), so it counts once per iteration; to use it once, parenthesize the reduction: '(sum(...) ...) + b[r]' [-Wreduction-invariant-term]
-// WARN: 1 warning generated.
+// WARN: warning: 'b[r]' does not depend on 'c' but is in the body of 'sum' (a reduction's body extends to the right), so it is added at every iteration; to use it once, parenthesize the reduction: '(sum(...) ...) + b[r]' [-Wreduction-invariant-term]
+// WARN: warning: 'b[r]' does not depend on 'c' but is in the body of 'max' {{.*}} so it is part of every iteration's value; {{.*}} '(max(...) ...) - b[r]'
+// WARN: 2 warnings generated.
+// RUN: %tmc run %s --kernel negsum_k --shape R=3,C=20 | FileCheck %s
+// RUN: %tmc run %s --kernel negmax_k --shape R=3,C=20 | FileCheck %s
+// RUN: %tmc run %s --kernel fill_inf_k --shape N=40 | FileCheck %s
+// RUN: not %tmc run %s --kernel divide_k --shape N=10 2>&1 | FileCheck %s --check-prefix=DIV0
+// DIV0: error: reference evaluation failed: integer division by zero in the op: (X[i] / (i - i))
 
 func gelu(x: f32) -> f32 {
   let c = 0.7978845608;
@@ -34,6 +40,34 @@ kernel m(X: f32[R, C], Y: f32[R]) implements rowmax grid(R) block(32) {
   for c in range(lane_id, C, 32) { v = max(v, X[blockIdx.x, c]); }
   for s in unroll(5) { v = max(v, shfl_xor(v, 1 << s)); }
   if (lane_id == 0) { Y[blockIdx.x] = v; }
+}
+op biased_max(X: f32[R, C], b: f32[R]) -> f32[R] { out[r] = max(c < C) X[r, c] - b[r]; }
+// A body that starts with a sign is the reduction's (not a call of
+// 'sum' minus a term), and takes the operators to its right.
+op negsum(X: f32[R, C]) -> f32[R] { out[r] = sum(c < C) -X[r, c] * 2.0; }
+op negmax(X: f32[R, C]) -> f32[R] { out[r] = (max(c < C) -X[r, c]) + 1.0; }
+kernel negsum_k(X: f32[R, C], Y: f32[R]) implements negsum grid(R) block(1) {
+  var s: f32 = 0.0;
+  for c in range(C) { s += -X[blockIdx.x, c] * 2.0; }
+  Y[blockIdx.x] = s;
+}
+kernel negmax_k(X: f32[R, C], Y: f32[R]) implements negmax grid(R) block(1) {
+  var s: f32 = -inf;
+  for c in range(C) { s = max(s, -X[blockIdx.x, c]); }
+  Y[blockIdx.x] = s + 1.0;
+}
+// inf in every float type.
+op fill_inf(X: f16[N]) -> f16[N] { out[i] = max(X[i], -inf); }
+kernel fill_inf_k(X: f16[N], Y: f16[N]) implements fill_inf grid(cdiv(N, 32)) block(32) {
+  let i = blockIdx.x * 32 + threadIdx.x;
+  var m: f16 = -inf;
+  let b: bf16 = inf;
+  if (i < N && f32(b) > 0.0) { Y[i] = max(X[i], m); }
+}
+// Integer division by zero in the op is an error of the reference.
+op divide(X: i32[N]) -> i32[N] { out[i] = X[i] / (i - i); }
+kernel divide_k(X: i32[N], Y: i32[N]) implements divide grid(1) block(32) {
+  if (threadIdx.x < N) { Y[threadIdx.x] = X[threadIdx.x]; }
 }
 // Parenthesized, or depending on the variable: no warning.
 op biased_ok(X: f32[R, C], b: f32[R]) -> f32[R] { out[r] = (sum(c < C) X[r, c] * 2.0) + b[r]; }

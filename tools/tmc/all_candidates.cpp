@@ -192,7 +192,9 @@ int CompileAllCandidates(const Options& o) {
   for (size_t i = 0; i < candidates.size(); ++i) {
     Candidate& c = *candidates[i];
     std::string params;
-    for (auto& [p, v] : c.params) params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", JsonString(p), v);
+    for (auto& [p, v] : c.params)
+      params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", JsonString(p),
+                            DecodeTypeValue(v) ? JsonString(CtValueString(v)) : std::to_string(v));
     std::string entry = fmt::format("\n    {{\"kernel\": {}, \"params\": {{{}}}, ", JsonString(c.kernel), params);
     std::string error;
     if (c.status == Candidate::Status::Ok &&
@@ -202,7 +204,7 @@ int CompileAllCandidates(const Options& o) {
       c.reason = error;
     }
     std::string values;
-    for (auto& [p, v] : c.params) values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", p, v);
+    for (auto& [p, v] : c.params) values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", p, CtValueString(v));
     switch (c.status) {
       case Candidate::Status::Ok:
         ++ok;

@@ -247,6 +247,10 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                              : fmt::format("byte {} of '{}'", f.address, buffer(f.buffer)),
                      f.bytes, f.thread, f.block[0], f.block[1], f.block[2]);
         break;
+      case runtime::CpuFinding::Kind::LdMatrixMisaligned:
+        diags.Report(site(f.site), DiagKind::RunLdMatrixMisaligned, fn->name, f.thread % 32, f.address, f.thread,
+                     f.block[0], f.block[1], f.block[2]);
+        break;
       case runtime::CpuFinding::Kind::WarpDivergence: {
         using Why = runtime::CpuFinding::Why;
         int32_t lane = f.other_thread % 32;
@@ -275,9 +279,13 @@ bool ConditionsHold(const ir::Function& fn, const std::map<std::string, int64_t>
     if (p.is_shape_symbol)
       if (auto it = shapes.find(p.var->name); it != shapes.end()) vars[p.var.get()] = it->second;
   for (const Expr& c : fn.launch_conditions) {
-    std::optional<int64_t> v = EvalInt(c, vars);
-    if (v && *v == 0) {
-      *failed = ir::Print(c);
+    std::string why;
+    std::optional<int64_t> v = EvalInt(c, vars, &why);
+    // A missing shape is reported later; a condition that divides by zero
+    // or overflows for these shapes does not hold (as at a launch).
+    if (!v && why.find("not known") != std::string::npos) continue;
+    if (!v || *v == 0) {
+      *failed = ir::Print(c) + (v ? "" : " (it " + why + ")");
       return false;
     }
   }
@@ -424,7 +432,14 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     const sema::KernelInstance& inst = site.module->kernels.at(kernel->name.name);
     bool found = false;
     std::string tried;
+    // Element types are the user's tensors' types: searched never.
+    std::map<std::string, int64_t> types;
+    for (const auto& [p, v] : inst.ct_values)
+      if (DecodeTypeValue(v)) types[p] = v;
     for (const auto& combo : CandidateSpace(inst, o)) {
+      bool other_type = false;
+      for (const auto& [p, v] : combo) other_type = other_type || (types.count(p) && types[p] != v);
+      if (other_type) continue;
       // The same source manager: reports of the chosen candidate's run
       // name its lines as they name the others'.
       auto quiet = std::make_unique<Quiet>();
@@ -447,8 +462,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       const ir::Function* cfn = nullptr;
       for (const auto& f : cmod->functions)
         if (f->kind == ir::Function::Kind::Kernel && f->name == kernel->name.name) cfn = f.get();
-      std::string why;
-      if (!cfn || !ConditionsHold(*cfn, o.shapes, &why)) {
+      if (!cfn || !ConditionsHold(*cfn, o.shapes, &failed)) {
         tried += (tried.empty() ? "" : "; ") + label;
         continue;
       }
@@ -465,8 +479,9 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       break;
     }
     if (!found)
-      return fail("no candidate of kernel '" + kernel->name.name + "' serves these shapes: " + failed +
-                  " does not hold" + (tried.empty() ? std::string() : " (tried " + tried + ")"));
+      return fail("no candidate of kernel '" + kernel->name.name + "' serves these shapes" +
+                  (tried.empty() ? std::string() : " (tried " + tried + ")") + ": " + failed + " does not hold" +
+                  (tried.empty() ? std::string() : " for the last"));
   }
 
   // Shape symbols.

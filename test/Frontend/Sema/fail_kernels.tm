@@ -78,3 +78,11 @@ kernel k(X: f32[N, 8], Y: f32[N, 4]) implements fix block(32) {} // expected-err
 // A launch condition is over shape symbols and compile-time values only.
 
 kernel k<B: int = 4>(X: f32[N], s: i32) where B > s, B >= N block(32) { }  // expected-error {{a 'where' constraint must be a compile-time bool}}
+
+// -----
+// Element-type parameters are names of their own; launch conditions
+// cannot divide by a zero parameter.
+
+kernel k1<T: type = f16, T: type = f32>(X: T[N]) block(32) { }  // expected-error {{redefinition of 'T'}}
+kernel k2<T: type = f16>(X: T[T]) block(32) { }  // expected-error {{'T' is an element-type parameter, not a dimension}} expected-error {{use of undeclared identifier 'T'}}
+kernel k3<B: int = 0>(X: f32[N]) where N / B >= 1 block(32) { }  // expected-error {{division by zero in constant expression}}

@@ -148,3 +148,17 @@ graph g(X: f32[N]) -> f32[N] {
   let t = two(X);      // expected-error {{op 'two' has 2 results; a graph calls ops with one result}}
   return X;
 }
+
+// -----
+// Result names are new names.
+
+op f1(X: f32[N]) -> (X: f32[N], Y: f32[N]) {  // expected-error {{redefinition of 'X'}}
+  X[i] = 1.0;
+  Y[i] = 2.0;
+}
+op f2(out: f32[N]) -> f32[N] { out[i] = 1.0; }  // expected-error {{redefinition of 'out'}}
+op f3(X: f32[N]) -> (a: f32[N], a: f32[N]) {  // expected-error {{redefinition of 'a'}} expected-error {{op 'f3' never assigns 'a'}}
+  a[i] = X[i];
+}
+func rec(x: f32) -> f32 { return rec(x); }  // expected-note {{'rec' declared here}}
+op f4(X: f32[N]) -> f32[N] { out[i] = rec(X[i]); }  // expected-error {{function 'rec' cannot be called from an op: it calls 'rec', and it is recursive}}

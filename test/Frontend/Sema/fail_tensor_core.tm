@@ -109,3 +109,17 @@ kernel k(X: f32[N]) block(32) {
   g(d);  // expected-error {{argument 1 of 'g' must be a register tensor distributed by repeat(2, 1) * spatial(8, 4) * repeat(1, 2), got 'register f32[16, 8] by spatial(8, 4) * repeat(2, 2)'}}
 }
 kernel k2(X: f32[16, 8] by mma_c) block(32) { }  // expected-error {{only function parameters can be distributed register tensors ('by')}}
+
+// -----
+// ldmatrix rows must be 16-byte aligned.
+
+import std.mma;
+
+kernel k() block(32) {
+  shared s: f16[16, 36];
+  shared t: f16[16, 40];
+  register a: f16[16, 16] by mma_a;
+  ldmatrix(a, s, 0, 0);  // expected-error {{ldmatrix reads 16-byte rows that must be 16-byte aligned, but rows of 's' are 72 bytes apart (pad each row to a multiple of 8 elements)}}
+  ldmatrix(a, t, 0, 4);  // expected-error {{ldmatrix reads 16-byte rows that must be 16-byte aligned: column 4 is not a multiple of 8 elements}}
+  ldmatrix(a, t, 0, 8);
+}
