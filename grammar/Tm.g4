@@ -21,8 +21,9 @@ topDecl
 // A module-level compile-time constant (an integer, a bool or a task mapping).
 constDecl : LET ID (COLON type_)? ASSIGN expr SEMI ;
 
-// A function parameter `by` a mapping is a register fragment (docs/language.md, §12).
-param : ID COLON type_ (BY expr)? ;
+// A function parameter may be a shared tensor (`s: shared f16[64, 32]`) or
+// a register fragment `by` a mapping (docs/language.md, §12).
+param : ID COLON SHARED? type_ (BY expr)? ;
 paramList : param (COMMA param)* ;
 
 // ---------------------------------------------------------------- ops

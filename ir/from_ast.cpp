@@ -148,7 +148,7 @@ class Lowering {
         e.buffer->distributed_by = module_->constants.at(p.by).m;
         fn_->params.push_back(Param{e.buffer, nullptr, false});
       } else if (p.type.is_tensor) {
-        e.buffer = MakeBuffer(p.name.name, p.type, MemScope::Global);
+        e.buffer = MakeBuffer(p.name.name, p.type, p.shared ? MemScope::Shared : MemScope::Global);
         fn_->params.push_back(Param{e.buffer, nullptr, false});
       } else {
         e.var = NewVar(*fn_, p.name.name, Elem(p.type));

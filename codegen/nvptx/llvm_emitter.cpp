@@ -85,6 +85,14 @@ class Emitter {
     }
     return b_.getInt32Ty();
   }
+  // A tensor parameter's address space: global, shared (a `shared`
+  // parameter of a function) or the caller's register array (a fragment
+  // parameter, an alloca in address space 0); all 0 on the host.
+  unsigned ParamAddressSpace(const Buffer& b) const {
+    if (o_.host || b.scope == MemScope::Register) return 0;
+    return b.scope == MemScope::Shared ? kSharedAS : global_as_;
+  }
+
   // In memory, bool is a byte.
   llvm::Type* MemTy(ScalarKind k) { return k == ScalarKind::Bool ? b_.getInt8Ty() : Ty(k); }
 
@@ -93,8 +101,7 @@ class Emitter {
     for (const Param& p : fn.params)
       // Fragment parameters point at the caller's register array (an
       // alloca, address space 0); other tensors are global.
-      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(p.buffer->scope == MemScope::Register ? 0 : global_as_))
-                                : Ty(p.var->type));
+      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(ParamAddressSpace(*p.buffer))) : Ty(p.var->type));
     // On the host every function also receives its thread's context.
     if (o_.host) params.push_back(b_.getPtrTy());
     llvm::Type* ret = fn.result ? Ty(*fn.result) : b_.getVoidTy();

@@ -297,6 +297,7 @@ struct Param {
   Ident name;
   TypeSpec type;
   Expr* by = nullptr;  // functions: a register fragment distributed by this mapping
+  bool shared = false; // functions: a tensor in the block's shared memory
 };
 
 enum class DeclKind { Const, Op, Kernel, Func, Graph };

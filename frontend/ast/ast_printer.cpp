@@ -104,7 +104,8 @@ class Printer {
   void Params(int depth, const std::vector<Param>& params) {
     for (const Param& p : params)
       Line(depth, "Param", p.name.range,
-           p.name.name + ": " + PrintType(p.type) + (p.by ? " by " + PrintExpr(p.by) : std::string()));
+           p.name.name + ": " + (p.shared ? "shared " : "") + PrintType(p.type) +
+               (p.by ? " by " + PrintExpr(p.by) : std::string()));
   }
 
   void PrintDecl(int d, const Decl* decl) {

@@ -619,9 +619,12 @@ ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
     }
     ast::Expr* by = decl->params[i].by;
     if (!by) {
-      // A plain tensor parameter is a tensor in global memory.
-      if (a.type->scope != MemScope::Global) {
-        diags_.Report(e->args[i]->range, DiagKind::FuncArgNotGlobal, i + 1, e->callee.name, a.type->ToString());
+      // A plain tensor parameter is a tensor in global memory; a `shared`
+      // one, a shared tensor (or a view of one).
+      MemScope want_scope = decl->params[i].shared ? MemScope::Shared : MemScope::Global;
+      if (a.type->scope != want_scope) {
+        diags_.Report(e->args[i]->range, DiagKind::FuncArgScope, i + 1, e->callee.name,
+                      want_scope == MemScope::Shared ? "a shared tensor" : "a global tensor", a.type->ToString());
         ok = false;
       }
       continue;

@@ -317,8 +317,11 @@ void Checker::DeclareParams(const std::vector<ast::Param>& params, bool read_onl
     Symbol s;
     s.name = p.name.name;
     s.decl_range = p.name.range;
-    s.type = ResolveType(p.type, p.by ? MemScope::Register : MemScope::Global);
-    if (p.by && body_ != BodyKind::Func) {
+    s.type = ResolveType(p.type, p.by ? MemScope::Register : p.shared ? MemScope::Shared : MemScope::Global);
+    if (p.shared && (body_ != BodyKind::Func || !p.type.is_tensor || p.by)) {
+      diags_.Report(p.name.range, DiagKind::SharedParamOutsideFunc);
+      s.type = types_.Error();
+    } else if (p.by && body_ != BodyKind::Func) {
       diags_.Report(p.by->range, DiagKind::ByParamOutsideFunc);
       s.type = types_.Error();
     } else if (p.by) {

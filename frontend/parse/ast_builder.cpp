@@ -77,7 +77,7 @@ class Builder {
     std::vector<Param> out;
     if (!list) return out;
     for (P::ParamContext* p : list->param())
-      out.push_back(Param{Id(p->ID()), Type(p->type_()), p->expr() ? Expr(p->expr()) : nullptr});
+      out.push_back(Param{Id(p->ID()), Type(p->type_()), p->expr() ? Expr(p->expr()) : nullptr, p->SHARED() != nullptr});
     return out;
   }
 

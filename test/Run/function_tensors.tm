@@ -4,6 +4,8 @@
 // RUN: %tmc run %s --kernel fragment_funcs --shape M=40,N=24,K=50 --check-bounds --check-races | FileCheck %s
 // RUN: %tmc run %s --kernel fragment_funcs --shape M=16,N=16,K=16 --seed 4 | FileCheck %s
 // RUN: %tmc run %s --kernel view_funcs --shape R=50,C=7 --check-bounds --check-races | FileCheck %s
+// RUN: %tmc run %s --kernel shared_funcs --shape N=150 --check-bounds --check-races | FileCheck %s
+// RUN: %tmc run %s --kernel shared_funcs --shape N=64 --seed 3 | FileCheck %s
 // RUN: %tmc %s --emit=ptx | %ptxas-verify --no-spills sm_80
 // RUN: %tmc %s --emit=ptx --arch=sm_90a | %ptxas-verify --no-spills sm_90a
 // RUN: rm -rf %t && mkdir %t && %tmc %s --emit=cuda -o %t/k.cu && %nvcc -arch=sm_80 %t/k.cu -o %t/k.o
@@ -69,4 +71,25 @@ func zz_identity(v: f32) -> f32 { return v; }
 kernel view_funcs(X: f32[R, C], Y: f32[R]) implements rowsum grid(cdiv(R, 32)) block(32) {
   let r = blockIdx.x * 32 + threadIdx.x;
   if (r < R) { put(Y, r, total(X[r])); }
+}
+
+// Shared tensors pass to 'shared' parameters (here a view of a stage),
+// where cp_async and the other shared-memory built-ins work as in kernels.
+op twice(X: f32[N]) -> f32[N] { out[i] = X[i] * 2.0; }
+func load_row(s: shared f32[64], X: f32[N], base: i32) {
+  for c in repeat(2) * spatial(32) on lane_id {
+    let g = base + c;
+    cp_async(s[c], X[g], 4, g < N);
+  }
+  cp_async_commit();
+  cp_async_wait(0);
+}
+kernel shared_funcs(X: f32[N], Y: f32[N]) implements twice grid(cdiv(N, 64)) block(32) {
+  shared s: f32[2, 64];
+  load_row(s[1], X, blockIdx.x * 64);
+  sync;
+  for c in repeat(2) * spatial(32) on lane_id {
+    let g = blockIdx.x * 64 + c;
+    if (g < N) { Y[g] = s[1][c] * 2.0; }
+  }
 }

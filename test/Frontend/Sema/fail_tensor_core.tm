@@ -96,6 +96,8 @@ let x = cp_async_commit();  // expected-error {{'cp_async_commit' is only availa
 import std.mma;
 
 func f(x: f32[4]) { x[0] = 1.0; }
+func g2(s: shared f32[4]) { s[0] = 1.0; }
+func g3(s: shared f32[4] by mma_c) { }  // expected-error {{only tensor parameters of functions can be 'shared' (and not also 'by')}}
 func g(acc: f32[16, 8] by mma_c) { mma(acc, acc, acc, acc); }  // expected-error {{argument 2 of 'mma' must be a register f16 tensor of A fragments, got 'register f32[16, 8] by repeat(2, 1) * spatial(8, 4) * repeat(1, 2)'}} expected-error {{argument 3 of 'mma'}}
 func h(acc: f32[16, 8] by mma_a) { }  // expected-error {{shape of 'register f32[16, 8]' differs from the shape of its mapping mapping<2, 32, (16, 16)>}}
 kernel k(X: f32[N]) block(32) {
@@ -103,7 +105,9 @@ kernel k(X: f32[N]) block(32) {
   register r: f32[4];
   register c: f32[16, 8] by mma_c;
   register d: f32[16, 8] by spatial(8, 4) * repeat(2, 2);
-  f(s);  // expected-error {{argument 1 of 'f' must be a global tensor, got 'shared f32[4]' (a function's fragment parameters are declared with 'by')}}
+  f(s);  // expected-error {{argument 1 of 'f' must be a global tensor, got 'shared f32[4]' (a function's parameters are global tensors, 'shared' tensors, or register fragments declared with 'by')}}
+  g2(s);
+  g2(X);  // expected-error {{argument 1 of 'g2' must be a shared tensor, got 'f32[N]'}}
   f(r);  // expected-error {{argument 1 of 'f' must be a global tensor, got 'register f32[4]'}}
   g(c);
   g(d);  // expected-error {{argument 1 of 'g' must be a register tensor distributed by repeat(2, 1) * spatial(8, 4) * repeat(1, 2), got 'register f32[16, 8] by spatial(8, 4) * repeat(2, 2)'}}
