@@ -1,0 +1,61 @@
+// std.matmul: matrix products on tensor cores (f16 and bf16 inputs, f32
+// accumulation and result). Four warps as 2 x 2 each own a BM/2 x BN/2
+// fragment tile of the BM x BN block tile; a STAGES-deep pipeline of
+// zero-filling cp_async copies stages BM x 16 tiles of A and 16 x BN tiles
+// of B in shared memory (rows padded by 8 elements: ldmatrix and the copies
+// are free of bank conflicts); ldmatrix x4 loads A, x4.trans loads B from
+// its row-major K x N tile. Rows of A and B must be 16-byte aligned (K and
+// N multiples of 8) for the 16-byte copies; M, N and K need not divide the
+// tiles.
+
+import std.mma;  // mma_a, mma_b, mma_c
+
+op matmul_acc<T>(A: T[M, K], B: T[K, N]) -> f32[M, N] {
+  out[i, j] = sum(k < K) f32(A[i, k]) * f32(B[k, j]);
+}
+
+kernel matmul_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in [64, 128] = 128,
+                 STAGES: int in [2, 3, 4] = 3>(A: T[M, K], B: T[K, N], C: f32[M, N])
+    implements matmul_acc grid(cdiv(N, BN), cdiv(M, BM)) block(128)
+{
+  shared sa: T[STAGES, BM, 24];
+  shared sb: T[STAGES, 16, BN + 8];
+  register acc: f32[BM / 2, BN / 2] by repeat(BM / 32, BN / 16) * mma_c;
+  register a: T[BM / 2, 16] by repeat(BM / 32, 1) * mma_a;
+  register b: T[16, BN / 2] by repeat(1, BN / 16) * mma_b;
+  for (i, j) in repeat(BM / 32, BN / 16) * mma_c on lane_id { acc[i, j] = 0.0; }
+  let wm = (warp_id / 2) * (BM / 2);
+  let wn = (warp_id % 2) * (BN / 2);
+  let kt_count = cdiv(K, 16);
+  // Iteration kt loads k-tile kt + STAGES - 1 and computes k-tile kt.
+  for kt in range(1 - STAGES, kt_count) {
+    if (kt >= 0) { cp_async_wait(STAGES - 2); }  // k-tile kt has landed (this thread's copies)
+    sync;  // ... everyone's; and the stage about to be refilled is no longer read
+    let ld = kt + STAGES - 1;
+    if (ld < kt_count) {
+      let st = ld % STAGES;
+      // Eight neighbouring lanes copy one 16-byte column chunk of eight rows.
+      for (i, c) in repeat(BM / 64, 1) * spatial(8, 2) * spatial(8, 1) on threadIdx.x {
+        let gi = blockIdx.y * BM + i;
+        let gk = ld * 16 + c * 8;
+        cp_async(sa[st][i, c * 8], A[gi, gk], 16, gi < M ? (K - gk) * 2 : 0);
+      }
+      for (k, c) in repeat(BN / 64, 1) * spatial(1024 / BN, BN / 8) on threadIdx.x {
+        let gk = ld * 16 + k;
+        let gj = blockIdx.x * BN + c * 8;
+        cp_async(sb[st][k, c * 8], B[gk, gj], 16, gk < K ? (N - gj) * 2 : 0);
+      }
+    }
+    cp_async_commit();
+    if (kt >= 0) {
+      ldmatrix(a, sa[kt % STAGES], wm, 0);
+      ldmatrix(b, sb[kt % STAGES], 0, wn);
+      mma(acc, a, b, acc);
+    }
+  }
+  for (i, j) in repeat(BM / 32, BN / 16) * mma_c on lane_id {
+    let gi = blockIdx.y * BM + wm + i;
+    let gj = blockIdx.x * BN + wn + j;
+    if (gi < M && gj < N) { C[gi, gj] = acc[i, j]; }
+  }
+}
