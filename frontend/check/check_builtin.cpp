@@ -9,7 +9,7 @@ namespace {
 
 enum class Builtin {
   FloatMath, Abs, MinMax, Fma, Pow, Select, Cdiv, Range, Unroll,
-  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, CpAsyncCommit, CpAsyncWait, None
+  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, None
 };
 
 struct BuiltinInfo {
@@ -30,6 +30,7 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "pow") return {Builtin::Pow, 2, 2, false};
   if (n == "select") return {Builtin::Select, 3, 3, false};
   if (n == "cdiv") return {Builtin::Cdiv, 2, 2, false};
+  if (n == "sizeof") return {Builtin::Sizeof, 1, 1, false};
   if (n == "range") return {Builtin::Range, 1, 3, true};
   if (n == "unroll") return {Builtin::Unroll, 1, 1, true};
   if (n == "shfl_xor" || n == "shfl_down" || n == "shfl_up" || n == "shfl_idx")
@@ -138,6 +139,27 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
   if (b.kind == Builtin::Mma || b.kind == Builtin::LdMatrix || b.kind == Builtin::CpAsync || b.kind == Builtin::Tile ||
       b.kind == Builtin::CpAsyncCommit || b.kind == Builtin::CpAsyncWait)
     return CheckTensorCoreCall(e, name);
+  if (b.kind == Builtin::Sizeof) {
+    // sizeof(T) of an element-type parameter, or sizeof(x) of a scalar
+    // value's type: its bytes in memory, a compile-time i32 (for byte
+    // counts such as cp_async's in a generic kernel).
+    ScalarKind k = ScalarKind::I32;
+    auto* n = ast::dyn_cast<ast::NameExpr>(e->args[0]);
+    if (auto t = n ? type_bindings_.find(n->name) : type_bindings_.end();
+        t != type_bindings_.end() && !scope_->Lookup(n->name)) {
+      k = t->second;
+    } else {
+      ExprInfo v = CheckExpr(e->args[0]);
+      if (v.IsError()) return ErrorInfo();
+      if (!v.type->IsScalar()) {
+        diags_.Report(e->args[0]->range, DiagKind::BuiltinArgType, 1, name, "an element-type parameter or a scalar value",
+                      v.type->ToString());
+        return ErrorInfo();
+      }
+      k = v.type->scalar;
+    }
+    return ExprInfo{types_.Scalar(ScalarKind::I32), ConstValue::Int(ScalarBytes(k)), false, nullptr};
+  }
   if (b.kind == Builtin::Unroll) {
     std::optional<int64_t> v = EvalInt(e->args[0], "the trip count of unroll");
     if (!v) return ErrorInfo();
@@ -293,6 +315,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     case Builtin::CpAsyncCommit:
     case Builtin::CpAsyncWait:
     case Builtin::Tile:
+    case Builtin::Sizeof:
     case Builtin::None:
       break;
   }

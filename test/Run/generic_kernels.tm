@@ -7,6 +7,8 @@
 // RUN: %tmc run %s --kernel vadd --shape N=77 -D T=f32 --check-bounds --check-races | FileCheck %s
 // RUN: %tmc run %s --kernel scale_rows --shape R=5,C=60 -D T=bf16 | FileCheck %s
 // RUN: %tmc run %s --kernel scale_rows --shape R=3,C=64 | FileCheck %s
+// RUN: %tmc run %s --kernel staged_copy --shape N=300 -D T=f32 --check-bounds --check-races | FileCheck %s
+// RUN: %tmc run %s --kernel staged_copy --shape N=300 -D T=bf16 --check-bounds --check-races | FileCheck %s
 // RUN: %tmc %s -D T=bf16 --emit=meta | FileCheck %s --check-prefix=META
 // RUN: %tmc %s -D T=f32 --emit=ptx | %ptxas-verify sm_80
 // RUN: %tmc %s -D T=f32 --emit=ptx --arch=sm_90a | %ptxas-verify sm_90a
@@ -40,6 +42,28 @@ kernel vadd<T: type in [f16, bf16, f32], V: int in [1, 2, 4] = 2>(X: T[N], Y: T[
       let x: T = X[g];
       Z[g] = T(f32(x) + f32(Y[g]));
     }
+  }
+}
+
+// 16-byte zero-filling copies of any element type: sizeof(T) gives the
+// elements per copy and the bytes left in the row.
+op copy_vec<T>(X: T[N]) -> T[N] { out[i] = X[i]; }
+kernel staged_copy<T: type in [f32, f16, bf16] = f16>(X: T[N], Y: T[N]) implements copy_vec
+    grid(cdiv(N, 256)) block(32)
+{
+  shared s: T[256];
+  let per = 16 / sizeof(T);
+  for c in repeat(8 / per) * spatial(32) on lane_id {
+    let e = c * per;
+    let g = blockIdx.x * 256 + e;
+    cp_async(s[e], X[g], 16, (N - g) * sizeof(T));
+  }
+  cp_async_commit();
+  cp_async_wait(0);
+  sync;
+  for c in repeat(8) * spatial(32) on lane_id {
+    let g = blockIdx.x * 256 + c;
+    if (g < N) { Y[g] = s[c]; }
   }
 }
 

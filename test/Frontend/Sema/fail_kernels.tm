@@ -86,3 +86,11 @@ kernel k<B: int = 4>(X: f32[N], s: i32) where B > s, B >= N block(32) { }  // ex
 kernel k1<T: type = f16, T: type = f32>(X: T[N]) block(32) { }  // expected-error {{redefinition of 'T'}}
 kernel k2<T: type = f16>(X: T[T]) block(32) { }  // expected-error {{'T' is an element-type parameter, not a dimension}} expected-error {{use of undeclared identifier 'T'}}
 kernel k3<B: int = 0>(X: f32[N]) where N / B >= 1 block(32) { }  // expected-error {{division by zero in constant expression}}
+
+// -----
+// sizeof takes an element-type parameter or a scalar value.
+
+kernel k<T: type = f16>(X: T[N]) block(32) {
+  let a = sizeof(T) + sizeof(1.5f16) + sizeof(N);  // expected-warning {{unused variable 'a'}}
+  let b = sizeof(X);  // expected-error {{argument 1 of 'sizeof' must be an element-type parameter or a scalar value, got 'f16[N]'}}
+}
