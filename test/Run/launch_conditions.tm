@@ -8,6 +8,7 @@
 // RUN: %tmc run %s --shape R=2,C=10000 --seed 3 | FileCheck %s --check-prefix=BIG
 // RUN: not %tmc run %s --shape R=2,C=20000 2>&1 | FileCheck %s --check-prefix=NONE
 // RUN: not %tmc run %s --shape R=2,C=2000 -D BC=1024 2>&1 | FileCheck %s --check-prefix=FIXED
+// RUN: %tmc run %s --shape R=2,C=1000 --profile=json | FileCheck %s --check-prefix=JSON
 // RUN: %tmc %s --emit=meta | FileCheck %s --check-prefix=META
 // RUN: %tmc %s -D BC=16384 --emit=meta | FileCheck %s --check-prefix=META-BIG
 // RUN: %tmc %s -D BC=16384 --emit=ptx --arch=sm_90a | %ptxas-verify --no-spills sm_90a
@@ -20,6 +21,7 @@
 // BIG: result:     PASS
 // NONE: error: no candidate of kernel 'softmax_row' serves these shapes (tried BC=256; BC=1024; BC=4096; BC=16384): (16384 >= C) does not hold for the last
 // FIXED: error: no candidate of kernel 'softmax_row' serves these shapes (tried BC=1024): (1024 >= C) does not hold for the last
+// JSON: "compile_time": "BC=1024",
 // META: "shared_bytes": 1056,
 // META: "compile_time": {"BC": 256},
 // META-NEXT: "requires": ["(256 >= C)"]

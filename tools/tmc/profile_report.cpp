@@ -177,8 +177,8 @@ std::string ProfileJson(const runtime::CpuProfile& p, const codegen::CpuModule& 
   std::string out = "{\n";
   std::string shapes;
   for (const auto& [name, value] : run.shapes) shapes += fmt::format("{}{}: {}", shapes.empty() ? "" : ", ", JsonString(name), value);
-  out += fmt::format("  \"kernel\": {},\n  \"target\": \"cpu\",\n  \"shapes\": {{{}}},\n  \"result\": {},\n",
-                     JsonString(run.kernel), shapes, JsonString(run.result));
+  out += fmt::format("  \"kernel\": {},\n  \"compile_time\": {},\n  \"target\": \"cpu\",\n  \"shapes\": {{{}}},\n  \"result\": {},\n",
+                     JsonString(run.kernel), JsonString(run.compile_time), shapes, JsonString(run.result));
   out += fmt::format("  \"blocks\": {},\n  \"threads_per_block\": {},\n", run.blocks, run.block_threads);
   out += fmt::format(
       "  \"global\": {{\"warp_instructions\": {}, \"requested_bytes\": {}, \"sectors\": {}, \"bytes_moved\": {}, "

@@ -20,6 +20,8 @@ struct ProfileRun {
   int64_t blocks = 0, block_threads = 0;
   int64_t min_bytes = 0;  // every tensor of the kernel once (its inputs and output)
   int tensors = 0;
+  /// The kernel's compile-time parameter values ("BC=1024, T=f16").
+  std::string compile_time;
 };
 
 /// The profile as text: totals, then global accesses by sectors, shared

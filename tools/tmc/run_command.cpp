@@ -842,6 +842,8 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   if (!o.profile.empty()) {
     ProfileRun run;
     run.kernel = fn->name;
+    for (const auto& [n, v] : fn->ct_values)
+      run.compile_time += (run.compile_time.empty() ? "" : ", ") + n + "=" + CtValueString(v);
     run.shapes = o.shapes;
     run.result = pass ? "PASS" : "FAIL";
     run.blocks = grid[0] * grid[1] * grid[2];
