@@ -16,6 +16,7 @@ op silu_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = silu(f32(X[i, j])); }
 op sigmoid_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = sigmoid(X[i, j]); }
 op add<T>(X: T[R, C], Y: T[R, C]) -> T[R, C] { out[i, j] = X[i, j] + Y[i, j]; }
 op mul<T>(X: T[R, C], Y: T[R, C]) -> T[R, C] { out[i, j] = X[i, j] * Y[i, j]; }
+op cast<T, U>(X: T[R, C]) -> U[R, C] { out[i, j] = X[i, j]; }
 
 kernel relu_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
     implements relu grid(cdiv(C, 256 * V), R) block(256)
@@ -103,5 +104,15 @@ kernel add_bias_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, 
   for i in spatial(256) * repeat(V) on threadIdx.x {
     let c = blockIdx.x * 256 * V + i;
     if (c < C) { Y[blockIdx.y, c] = T(f32(X[blockIdx.y, c]) + f32(b[c])); }
+  }
+}
+
+// Conversions between the float types (rounded to nearest even).
+kernel cast_rows<T: type in [f32, f16, bf16], U: type in [f32, f16, bf16] = f16, V: int in [4, 8] = 8>(
+    X: T[R, C], Y: U[R, C]) implements cast grid(cdiv(C, 256 * V), R) block(256)
+{
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = U(X[blockIdx.y, c]); }
   }
 }
