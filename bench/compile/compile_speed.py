@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compile speed: tmc against nvcc, side by side in one run.
 
-1. Per kernel file: CPU time (user + sys of the child) of
+1. Per kernel file (the examples and the standard library's modules, each
+   module with every kernel at its default values): CPU time (user + sys of the child) of
    `tmc FILE --emit=ptx` against `nvcc -O3 -ptx` on the CUDA C that
    `tmc --emit=cuda` writes for the same kernels (that file is written
    beforehand and not timed). Median of --repeat runs each.
@@ -45,13 +46,15 @@ def median_of(cmd, repeat, pick):
 
 
 def kernel_files():
+    """The examples and the standard library's modules that have kernels."""
     files = []
-    for name in sorted(os.listdir(os.path.join(ROOT, "examples"))):
-        if name.endswith(".tm"):
-            path = os.path.join(ROOT, "examples", name)
-            with open(path) as f:
-                if "\nkernel " in "\n" + f.read():
-                    files.append(path)
+    for folder in ["examples", "stdlib"]:
+        for name in sorted(os.listdir(os.path.join(ROOT, folder))):
+            if name.endswith(".tm"):
+                path = os.path.join(ROOT, folder, name)
+                with open(path) as f:
+                    if "\nkernel " in "\n" + f.read():
+                        files.append(path)
     return files
 
 
