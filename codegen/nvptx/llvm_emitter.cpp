@@ -165,6 +165,14 @@ class Emitter {
     return mod_.getOrInsertFunction(name, llvm::FunctionType::get(ret, params, false));
   }
 
+  // tmc_cpu_access (codegen/cpu/cpu_abi.h): the checked access of the
+  // checking modes.
+  llvm::FunctionCallee AccessCheck() {
+    return Runtime("tmc_cpu_access", b_.getPtrTy(),
+                   {b_.getPtrTy(), b_.getPtrTy(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt32Ty(), b_.getInt32Ty(),
+                    b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()});
+  }
+
   // A source location for a runtime report: the expression's own range when
   // it has one, else the statement being emitted.
   int32_t Site(SourceRange loc = {}) {
@@ -526,9 +534,7 @@ class Emitter {
     }
     if (!o_.host || !o_.check_accesses) return addr;
     int32_t id = BufferId(buf);
-    auto fn = Runtime("tmc_cpu_access", b_.getPtrTy(),
-                      {b_.getPtrTy(), b_.getPtrTy(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt32Ty(), b_.getInt32Ty(),
-                       b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()});
+    llvm::FunctionCallee fn = AccessCheck();
     return b_.CreateCall(fn, {thread_, addr, b_.CreateSExt(i, b_.getInt64Ty()), extents_.at(&buf),
                               b_.getInt32(static_cast<uint32_t>(ScalarBytes(buf.elem))), b_.getInt32(static_cast<uint32_t>(id)),
                               b_.getInt32(atomic_access_ ? TMC_CPU_ATOMIC : is_write ? TMC_CPU_WRITE : TMC_CPU_READ),
@@ -1002,9 +1008,7 @@ class Emitter {
     llvm::Value* size = extents_.at(&b);
     llvm::Value* first = b_.CreateSExt(off, b_.getInt64Ty());
     llvm::Value* last = b_.CreateAdd(first, b_.getInt64(static_cast<uint64_t>(count - 1)));
-    auto fn = Runtime("tmc_cpu_access", b_.getPtrTy(),
-                      {b_.getPtrTy(), b_.getPtrTy(), b_.getInt64Ty(), b_.getInt64Ty(), b_.getInt32Ty(), b_.getInt32Ty(),
-                       b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()});
+    llvm::FunctionCallee fn = AccessCheck();
     for (llvm::Value* k : {first, last})
       b_.CreateCall(fn, {thread_, buffers_.at(&b), k, size, b_.getInt32(static_cast<uint32_t>(ScalarBytes(b.elem))),
                          b_.getInt32(static_cast<uint32_t>(BufferId(b))), b_.getInt32(write ? TMC_CPU_WRITE : TMC_CPU_READ),

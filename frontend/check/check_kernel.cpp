@@ -19,34 +19,23 @@ bool AlwaysReturns(const ast::Stmt* s) {
   return false;
 }
 
-std::string JoinValues(const std::vector<int64_t>& v) {
-  std::string s = "[";
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-  return s + "]";
-}
-
 }  // namespace
 
-// An element-type parameter `T: type in [f16, bf16, f32] = f16`: its value
-// is a scalar type, bound for the parameter types and body of the kernel
-// (like a generic op's type parameter) and recorded encoded as an int64.
-void Checker::CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelInstance& instance) {
-  if (type_bindings_.count(p.name.name) || scope_->LookupLocal(p.name.name)) {
-    diags_.Report(p.name.range, DiagKind::Redefinition, p.name.name);
-    return;
-  }
-  auto type_of = [&](ast::Expr* e) -> std::optional<ScalarKind> {
-    auto* n = ast::dyn_cast<ast::NameExpr>(e);
-    std::optional<ScalarKind> k = n ? ParseScalar(n->name) : std::nullopt;
-    if (!k) diags_.Report(e->range, DiagKind::CtTypeValue, p.name.name, ast::PrintExpr(e));
-    return k;
-  };
+// The value of compile-time parameter `p`, in order: this kernel's -D
+// (--all-candidates), the command line's -D, the default, the first
+// candidate; `eval` reads a candidate or the default as the parameter's
+// kind (a number, or an element type encoded by EncodeTypeValue). Records
+// the candidates in `instance`. nullopt after reporting a missing value, a
+// value of the other kind or one not among the candidates.
+std::optional<int64_t> Checker::ChooseCtValue(ast::KernelDecl* decl, ast::CtParam& p, bool is_type,
+                                              const std::function<std::optional<int64_t>(ast::Expr*)>& eval,
+                                              KernelInstance& instance) {
   std::vector<int64_t> candidates;
   bool ok = true;
   for (ast::Expr* c : p.candidates) {
-    std::optional<ScalarKind> k = type_of(c);
-    if (k) candidates.push_back(EncodeTypeValue(*k));
-    ok = ok && k;
+    std::optional<int64_t> v = eval(c);
+    if (v) candidates.push_back(*v);
+    ok = ok && v;
   }
   instance.ct_candidates.emplace_back(p.name.name, candidates);
   std::optional<int64_t> value;
@@ -57,10 +46,9 @@ void Checker::CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelIns
   } else if (auto it = options_.defines.find(p.name.name); it != options_.defines.end()) {
     value = it->second;
   } else if (p.default_value) {
-    std::optional<ScalarKind> k = type_of(p.default_value);
-    if (k) value = EncodeTypeValue(*k);
+    value = eval(p.default_value);
     value_range = p.default_value->range;
-    ok = ok && k;
+    ok = ok && value;
   } else if (!candidates.empty()) {
     value = candidates.front();
   }
@@ -68,8 +56,10 @@ void Checker::CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelIns
     diags_.Report(p.name.range, DiagKind::CtParamNoValue, p.name.name, p.name.name);
     ok = false;
   }
-  if (ok && !DecodeTypeValue(*value)) {
-    diags_.Report(value_range, DiagKind::CtTypeValue, p.name.name, CtValueString(*value));
+  // A -D value of the other kind: `-D T=64` for a type, `-D N=f16` for a number.
+  if (ok && DecodeTypeValue(*value).has_value() != is_type) {
+    diags_.Report(value_range, is_type ? DiagKind::CtTypeValue : DiagKind::CtParamNotType, p.name.name,
+                  CtValueString(*value));
     ok = false;
   }
   if (ok && !candidates.empty() && std::find(candidates.begin(), candidates.end(), *value) == candidates.end()) {
@@ -78,10 +68,31 @@ void Checker::CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelIns
     diags_.Report(value_range, DiagKind::CtParamNotCandidate, CtValueString(*value), p.name.name, "[" + list + "]");
     ok = false;
   }
+  return ok ? value : std::nullopt;
+}
+
+// An element-type parameter `T: type in [f16, bf16, f32] = f16`: its value
+// is a scalar type, bound for the parameter types and body of the kernel
+// (like a generic op's type parameter) and recorded encoded as an int64.
+void Checker::CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelInstance& instance) {
+  if (type_bindings_.count(p.name.name) || scope_->LookupLocal(p.name.name)) {
+    diags_.Report(p.name.range, DiagKind::Redefinition, p.name.name);
+    return;
+  }
+  auto type_of = [&](ast::Expr* e) -> std::optional<int64_t> {
+    auto* n = ast::dyn_cast<ast::NameExpr>(e);
+    std::optional<ScalarKind> k = n ? ParseScalar(n->name) : std::nullopt;
+    if (!k) {
+      diags_.Report(e->range, DiagKind::CtTypeValue, p.name.name, ast::PrintExpr(e));
+      return std::nullopt;
+    }
+    return EncodeTypeValue(*k);
+  };
+  std::optional<int64_t> value = ChooseCtValue(decl, p, true, type_of, instance);
   // An unusable value still binds the name (to f32), so that the body's
   // uses of T are not reported as unknown types too.
-  type_bindings_[p.name.name] = ok ? *DecodeTypeValue(*value) : ScalarKind::F32;
-  if (ok) instance.ct_values.emplace_back(p.name.name, *value);
+  type_bindings_[p.name.name] = value ? *DecodeTypeValue(*value) : ScalarKind::F32;
+  if (value) instance.ct_values.emplace_back(p.name.name, *value);
 }
 
 void Checker::CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance) {
@@ -118,43 +129,8 @@ void Checker::CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance) {
       }
       return is_bool ? int64_t{info.value->b} : info.value->i;
     };
-    std::vector<int64_t> candidates;
-    bool ok = true;
-    for (ast::Expr* c : p.candidates) {
-      std::optional<int64_t> v = eval(c);
-      if (v) candidates.push_back(*v);
-      ok = ok && v;
-    }
-    instance.ct_candidates.emplace_back(p.name.name, candidates);
-    std::optional<int64_t> value;
-    SourceRange value_range = p.name.range;
-    auto own = options_.kernel_defines.find(decl->name.name);
-    if (own != options_.kernel_defines.end() && own->second.count(p.name.name)) {
-      value = own->second.at(p.name.name);
-    } else if (auto it = options_.defines.find(p.name.name); it != options_.defines.end()) {
-      value = it->second;
-    } else if (p.default_value) {
-      value = eval(p.default_value);
-      value_range = p.default_value->range;
-      ok = ok && value;
-    } else if (!candidates.empty()) {
-      value = candidates.front();
-    }
-    if (ok && !value) {
-      diags_.Report(p.name.range, DiagKind::CtParamNoValue, p.name.name, p.name.name);
-      ok = false;
-    }
-    if (ok && DecodeTypeValue(*value)) {  // -D N=f16 for an integer parameter
-      diags_.Report(value_range, DiagKind::CtParamNotType, p.name.name, CtValueString(*value));
-      ok = false;
-    }
-    if (ok && !candidates.empty() &&
-        std::find(candidates.begin(), candidates.end(), *value) == candidates.end()) {
-      diags_.Report(value_range, DiagKind::CtParamNotCandidate, *value, p.name.name,
-                    JoinValues(candidates));
-      ok = false;
-    }
-    if (ok) {
+    std::optional<int64_t> value = ChooseCtValue(decl, p, false, eval, instance);
+    if (value) {
       s.value = is_bool ? ConstValue::Bool(*value != 0) : ConstValue::Int(*value);
       instance.ct_values.emplace_back(p.name.name, *value);
     } else {

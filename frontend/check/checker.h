@@ -258,6 +258,9 @@ class Checker {
   void WarnInvariantReductionTerms(ast::ReduceExpr* r);
   ExprInfo CheckOpFuncCall(ast::CallExpr* e, Symbol& func);
   void CheckTypeCtParam(ast::KernelDecl* decl, ast::CtParam& p, KernelInstance& instance);
+  std::optional<int64_t> ChooseCtValue(ast::KernelDecl* decl, ast::CtParam& p, bool is_type,
+                                       const std::function<std::optional<int64_t>(ast::Expr*)>& eval,
+                                       KernelInstance& instance);
   bool IsLaunchCondition(const ast::Expr* e);
   void ResolveParamMappings(ast::FuncDecl* decl);
   std::set<const ast::Expr*> resolved_by_;  // function parameters' `by` mappings, checked once
