@@ -14,8 +14,20 @@ func silu(x: f32) -> f32 { return x / (1.0 + exp(-x)); }
 op gelu_approx<T>(X: T[R, C]) -> T[R, C] { out[i, j] = gelu_tanh(f32(X[i, j])); }
 op silu_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = silu(f32(X[i, j])); }
 op sigmoid_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = sigmoid(X[i, j]); }
-op add<T>(X: T[R, C], Y: T[R, C]) -> T[R, C] { out[i, j] = X[i, j] + Y[i, j]; }
-op mul<T>(X: T[R, C], Y: T[R, C]) -> T[R, C] { out[i, j] = X[i, j] * Y[i, j]; }
+op tanh_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = tanh(X[i, j]); }
+op exp_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = exp(X[i, j]); }
+op abs_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = abs(X[i, j]); }
+op neg_op<T>(X: T[R, C]) -> T[R, C] { out[i, j] = -X[i, j]; }
+
+// Binary arithmetic with broadcasting: Y is [R, C], [1, C] (a row for
+// every row), [R, 1] (a value per row) or [1, 1]; a kernel's launch
+// condition says which of the four it was compiled for.
+op add<T>(X: T[R, C], Y: T[RY, CY]) -> T[R, C] { out[i, j] = X[i, j] + Y[i % RY, j % CY]; }
+op sub<T>(X: T[R, C], Y: T[RY, CY]) -> T[R, C] { out[i, j] = X[i, j] - Y[i % RY, j % CY]; }
+op mul<T>(X: T[R, C], Y: T[RY, CY]) -> T[R, C] { out[i, j] = X[i, j] * Y[i % RY, j % CY]; }
+op div<T>(X: T[R, C], Y: T[RY, CY]) -> T[R, C] { out[i, j] = X[i, j] / Y[i % RY, j % CY]; }
+op maximum<T>(X: T[R, C], Y: T[RY, CY]) -> T[R, C] { out[i, j] = max(X[i, j], Y[i % RY, j % CY]); }
+op minimum<T>(X: T[R, C], Y: T[RY, CY]) -> T[R, C] { out[i, j] = min(X[i, j], Y[i % RY, j % CY]); }
 op cast<T, U>(X: T[R, C]) -> U[R, C] { out[i, j] = X[i, j]; }
 
 kernel relu_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
@@ -79,21 +91,152 @@ kernel sigmoid_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C
   }
 }
 
-kernel add_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C], Z: T[R, C])
-    implements add grid(cdiv(C, 256 * V), R) block(256)
+kernel tanh_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements tanh_op grid(cdiv(C, 256 * V), R) block(256)
 {
+  register v: f32[256 * V] by spatial(256) * repeat(V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
     let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Z[blockIdx.y, c] = T(f32(X[blockIdx.y, c]) + f32(Y[blockIdx.y, c])); }
+    v[i] = c < C ? f32(X[blockIdx.y, c]) : 0.0;
+  }
+  for i in spatial(256) * repeat(V) on threadIdx.x { v[i] = tanh(v[i]); }
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(v[i]); }
   }
 }
 
-kernel mul_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C], Z: T[R, C])
-    implements mul grid(cdiv(C, 256 * V), R) block(256)
+kernel exp_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements exp_op grid(cdiv(C, 256 * V), R) block(256)
+{
+  register v: f32[256 * V] by spatial(256) * repeat(V);
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    v[i] = c < C ? f32(X[blockIdx.y, c]) : 0.0;
+  }
+  for i in spatial(256) * repeat(V) on threadIdx.x { v[i] = exp(v[i]); }
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(v[i]); }
+  }
+}
+
+kernel abs_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements abs_op grid(cdiv(C, 256 * V), R) block(256)
 {
   for i in spatial(256) * repeat(V) on threadIdx.x {
     let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Z[blockIdx.y, c] = T(f32(X[blockIdx.y, c]) * f32(Y[blockIdx.y, c])); }
+    if (c < C) { Y[blockIdx.y, c] = T(abs(f32(X[blockIdx.y, c]))); }
+  }
+}
+
+kernel neg_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
+    implements neg_op grid(cdiv(C, 256 * V), R) block(256)
+{
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) { Y[blockIdx.y, c] = T(-f32(X[blockIdx.y, c])); }
+  }
+}
+
+// Binary kernels: RB and CB say whether Y is broadcast along rows (Y has
+// one row) and along columns (Y has one column); `tmc run` and a
+// deployment pick the candidate whose launch condition holds. A broadcast
+// index is the constant 0, so the accesses to Y stay 16-byte vectors when
+// Y is not broadcast along columns.
+kernel add_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
+    X: T[R, C], Y: T[RY, CY], Z: T[R, C])
+    implements add where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
+    grid(cdiv(C, 256 * V), R) block(256)
+{
+  let ry = RB ? 0 : blockIdx.y;
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) {
+      let a = f32(X[blockIdx.y, c]);
+      let b = f32(Y[ry, CB ? 0 : c]);
+      Z[blockIdx.y, c] = T(a + b);
+    }
+  }
+}
+
+kernel sub_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
+    X: T[R, C], Y: T[RY, CY], Z: T[R, C])
+    implements sub where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
+    grid(cdiv(C, 256 * V), R) block(256)
+{
+  let ry = RB ? 0 : blockIdx.y;
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) {
+      let a = f32(X[blockIdx.y, c]);
+      let b = f32(Y[ry, CB ? 0 : c]);
+      Z[blockIdx.y, c] = T(a - b);
+    }
+  }
+}
+
+kernel mul_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
+    X: T[R, C], Y: T[RY, CY], Z: T[R, C])
+    implements mul where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
+    grid(cdiv(C, 256 * V), R) block(256)
+{
+  let ry = RB ? 0 : blockIdx.y;
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) {
+      let a = f32(X[blockIdx.y, c]);
+      let b = f32(Y[ry, CB ? 0 : c]);
+      Z[blockIdx.y, c] = T(a * b);
+    }
+  }
+}
+
+kernel div_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
+    X: T[R, C], Y: T[RY, CY], Z: T[R, C])
+    implements div where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
+    grid(cdiv(C, 256 * V), R) block(256)
+{
+  let ry = RB ? 0 : blockIdx.y;
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) {
+      let a = f32(X[blockIdx.y, c]);
+      let b = f32(Y[ry, CB ? 0 : c]);
+      Z[blockIdx.y, c] = T(a / b);
+    }
+  }
+}
+
+kernel max_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
+    X: T[R, C], Y: T[RY, CY], Z: T[R, C])
+    implements maximum where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
+    grid(cdiv(C, 256 * V), R) block(256)
+{
+  let ry = RB ? 0 : blockIdx.y;
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) {
+      let a = f32(X[blockIdx.y, c]);
+      let b = f32(Y[ry, CB ? 0 : c]);
+      Z[blockIdx.y, c] = T(max(a, b));
+    }
+  }
+}
+
+kernel min_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
+    X: T[R, C], Y: T[RY, CY], Z: T[R, C])
+    implements minimum where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
+    grid(cdiv(C, 256 * V), R) block(256)
+{
+  let ry = RB ? 0 : blockIdx.y;
+  for i in spatial(256) * repeat(V) on threadIdx.x {
+    let c = blockIdx.x * 256 * V + i;
+    if (c < C) {
+      let a = f32(X[blockIdx.y, c]);
+      let b = f32(Y[ry, CB ? 0 : c]);
+      Z[blockIdx.y, c] = T(min(a, b));
+    }
   }
 }
 

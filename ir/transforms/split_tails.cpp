@@ -107,6 +107,9 @@ class Split : public Mutator {
     }
     if (Invariant(x)) return 0;
     if (auto* c = x->as<Cast>()) return IsInteger(x->type) ? Coefficient(c->operand) : std::nullopt;
+    // `CB ? 0 : c` with a compile-time CB (a broadcast index) is one branch.
+    if (auto* s = x->as<Select>())
+      if (auto c = AsConstInt(s->cond)) return Coefficient(*c ? s->then_value : s->else_value);
     auto* b = x->as<Binary>();
     if (!b) return std::nullopt;
     auto l = Coefficient(b->lhs), r = Coefficient(b->rhs);

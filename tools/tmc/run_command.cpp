@@ -436,7 +436,19 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     std::map<std::string, int64_t> types;
     for (const auto& [p, v] : inst.ct_values)
       if (DecodeTypeValue(v)) types[p] = v;
-    for (const auto& combo : CandidateSpace(inst, o)) {
+    // Closest to the compiled candidate first (fewest parameters changed),
+    // then in the order listed: a parameter that no condition mentions
+    // (a vector width) keeps its default while the condition's is searched.
+    auto space = CandidateSpace(inst, o);
+    std::map<std::string, int64_t> compiled(inst.ct_values.begin(), inst.ct_values.end());
+    auto changed = [&](const std::vector<std::pair<std::string, int64_t>>& combo) {
+      int n = 0;
+      for (const auto& [p, v] : combo)
+        if (auto it = compiled.find(p); it == compiled.end() || it->second != v) ++n;
+      return n;
+    };
+    std::stable_sort(space.begin(), space.end(), [&](const auto& a, const auto& b) { return changed(a) < changed(b); });
+    for (const auto& combo : space) {
       bool other_type = false;
       for (const auto& [p, v] : combo) other_type = other_type || (types.count(p) && types[p] != v);
       if (other_type) continue;
