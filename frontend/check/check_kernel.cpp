@@ -43,7 +43,9 @@ std::optional<int64_t> Checker::ChooseCtValue(ast::KernelDecl* decl, ast::CtPara
   auto own = options_.kernel_defines.find(decl->name.name);
   if (own != options_.kernel_defines.end() && own->second.count(p.name.name)) {
     value = own->second.at(p.name.name);
-  } else if (auto it = options_.defines.find(p.name.name); it != options_.defines.end()) {
+  } else if (auto it = options_.defines.find(p.name.name);
+             it != options_.defines.end() &&
+             (options_.defines_kernel.empty() || options_.defines_kernel == decl->name.name)) {
     value = it->second;
   } else if (p.default_value) {
     value = eval(p.default_value);

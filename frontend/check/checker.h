@@ -109,6 +109,9 @@ struct ImportHint {
 struct CheckOptions {
   /// `-D NAME=VALUE`: compile-time parameter values.
   std::map<std::string, int64_t> defines;
+  /// When set (`--kernel K`), `defines` apply to this kernel only: the
+  /// module's other kernels keep their own values, whatever they accept.
+  std::string defines_kernel;
   /// Values for the parameters of one kernel (by kernel name), before
   /// `defines`: how --all-candidates instantiates one kernel of a module.
   std::map<std::string, std::map<std::string, int64_t>> kernel_defines;

@@ -11,6 +11,7 @@ CompileOptions FrontendOptions(const Options& o) {
   copts.include_dirs = o.include_dirs;
   copts.stdlib_dir = o.stdlib_dir;
   copts.check.defines = o.defines;
+  copts.check.defines_kernel = o.kernel;
   return copts;
 }
 

@@ -297,7 +297,7 @@ const Flag kFlags[] = {
     {"--stdlib", Form::Separate, "DIR", kAll, "root of the standard library (import std.*)",
      [](Options* o, const std::string& v, std::string*) { return o->stdlib_dir = v, true; }},
     {"-D", Form::Separate, "NAME=VALUE", kAll,
-     "set a compile-time parameter of a kernel (repeatable);\nfor tmc mapping, a constant the expression may use",
+     "set a compile-time parameter of a kernel (repeatable;\nwith --kernel, of that kernel only); for tmc mapping, a constant the expression may use",
      AddDefine},
     {"-Werror", Form::Switch, nullptr, kAll, "treat warnings as errors",
      [](Options* o, const std::string&, std::string*) { return o->warnings_as_errors = true, true; }},
