@@ -992,10 +992,12 @@ def report(path):
         for n, p in peers.items():  # skips by design are in the log; those for time are noted
             if p.get("skipped") and not p.get("by_design"):
                 notes.append(f"{name}: {n} skipped: {p['skipped']}")
-    if notes:
+    if notes:  # kept short: the table must stay within the reply's output tail
         print("notes:")
-        for n in notes:
+        for n in notes[:15]:
             print("  " + n)
+        if len(notes) > 15:
+            print(f"  ... {len(notes) - 15} more in the log (stdlib_log.txt)")
     print("roof: % of the measured copy bandwidth (bytes: every input read once, every output written once) or "
           "of the measured torch matmul rate of the same type")
     print(f"stdlib bench: {sum(1 for n in order if cases.get(n))} cases, {failures} tmc failures")
