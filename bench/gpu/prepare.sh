@@ -2,9 +2,10 @@
 # Run here (with LLVM and ANTLR): writes replay cases for every example at
 # shapes that do and do not divide the tile sizes into bench/gpu/cases/,
 # compiled for sm_90a (the H200). Each case is first checked on the CPU.
+# TMC=path/to/tmc uses another build of tmc.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-tmc=build/bin/tmc
+tmc=${TMC:-build/bin/tmc}
 out=bench/gpu/cases
 rm -rf "$out"
 mkdir -p "$out"
