@@ -208,7 +208,7 @@ kernel div_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [
   }
 }
 
-kernel max_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
+kernel maximum_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
     X: T[R, C], Y: T[RY, CY], Z: T[R, C])
     implements maximum where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
     grid(cdiv(C, 256 * V), R) block(256)
@@ -224,7 +224,7 @@ kernel max_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [
   }
 }
 
-kernel min_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
+kernel minimum_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
     X: T[R, C], Y: T[RY, CY], Z: T[R, C])
     implements minimum where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
     grid(cdiv(C, 256 * V), R) block(256)

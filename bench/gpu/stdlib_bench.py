@@ -273,14 +273,28 @@ def build_cases(small, attention_kernels):
     EPS = 1e-5
     cases = []
     mm_ref = lambda t, a, b: [a.float() @ b.float()]
+    # Tuned over the 128-row tiles (128x128 with 4 or 8 warps, 128x256 with
+    # 8; 2-4 stages): nine candidates, a few seconds each at these sizes.
     for n in MM:
         for dt in ("bf16", "f16"):
             cases.append(Case(
-                f"matmul {dt} {n}^3", "matmul", [KernelUse("matmul_tc", {"T": dt}, tune=True)],
+                f"matmul {dt} {n}^3", "matmul", [KernelUse("matmul_tc_t", {"T": dt, "BM": 128}, tune=True)],
                 [In((n, n), dt), In((n, n), dt)], mm_ref,
                 torch_fn=lambda t, a, b: a @ b, triton_fn=lambda tp, a, b: tp.matmul(a, b),
                 flops=2 * n ** 3, rate=dt,
                 no_compile="default mode calls the same cuBLAS kernel as eager; max-autotune's compile would not fit the time budget"))
+    n = MM[0]
+    cases.append(Case(
+        f"matmul bf16 {n}^3 f32 out", "matmul", [KernelUse("matmul_tc", {"T": "bf16", "BM": 128}, tune=True)],
+        [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
+        torch_fn=lambda t, a, b: a @ b, flops=2 * n ** 3, rate="bf16",
+        no_compile="default mode calls the same cuBLAS kernel as eager"))
+    bs, bn = (16, 2048) if not small else (2, 64)
+    cases.append(Case(
+        f"bmm bf16 {bs}x{bn}^3", "matmul", [KernelUse("bmm_tc", {"T": "bf16", "BM": 128}, tune=True)],
+        [In((bs, bn, bn), "bf16"), In((bs, bn, bn), "bf16")], lambda t, a, b: [t.bmm(a.float(), b.float())],
+        torch_fn=lambda t, a, b: t.bmm(a, b), flops=2 * bs * bn ** 3, rate="bf16",
+        no_compile="default mode calls the same cuBLAS kernel as eager"))
     n = MM[0]
     cases.append(Case(
         f"matmul f32 {n}^3 (SIMT)", "matmul", [KernelUse("matmul_simt", {}, tune=True)],
@@ -337,6 +351,12 @@ def build_cases(small, attention_kernels):
         ew("mul_rows", dt, [X(dt), X(dt)], lambda t, x, y: [x.float() * y.float()], lambda t, x, y: x * y)
         ew("add_bias_rows", dt, [X(dt), In((C,), dt, "small")], lambda t, x, b: [x.float() + b.float()],
            lambda t, x, b: x + b)
+        ew("add_rows", dt, [X(dt), In((1, C), dt, "small")], lambda t, x, y: [x.float() + y.float()],
+           lambda t, x, y: x + y, label=f"add {dt} row broadcast")
+        ew("div_rows", dt, [X(dt), In((R, 1), dt, "gain")], lambda t, x, y: [x.float() / y.float()],
+           lambda t, x, y: x / y, label=f"div {dt} column broadcast")
+        ew("tanh_rows", dt, [X(dt)], lambda t, x: [t.tanh(x.float())], lambda t, x: t.tanh(x))
+        ew("exp_rows", dt, [X(dt)], lambda t, x: [t.exp(x.float())], lambda t, x: t.exp(x))
     for src, dst in (("bf16", "f32"), ("f32", "bf16"), ("f32", "f16")):
         ew("cast_rows", src, [X(src)], lambda t, x: [x.float()],
            (lambda d: lambda t, x: x.to(TORCH_DTYPES[d]))(dst), extra={"U": dst}, label=f"cast {src}->{dst}")
@@ -354,9 +374,21 @@ def build_cases(small, attention_kernels):
                           [X(dt)], lambda t, x: [x.double().sum(0)], torch_fn=lambda t, x: x.sum(0, dtype=t.float32)))
         cases.append(Case(f"max_cols {dt} {R}x{C}", "reduce", [KernelUse("max_cols_threads", {"T": dt})],
                           [X(dt)], lambda t, x: [x.float().amax(0)], torch_fn=lambda t, x: x.amax(0)))
+    A3, R3, B3 = (64, 1024, 1024) if not small else (2, 32, 64)
+    X3 = lambda dt: In((A3, R3, B3), dt)
     for dt in ("bf16", "f32"):
+        cases.append(Case(f"sum_mid {dt} {A3}x{R3}x{B3}", "reduce",
+                          [KernelUse("sum_mid_tree", {"T": dt})],
+                          [X3(dt)], lambda t, x: [x.double().sum(1)], torch_fn=lambda t, x: x.sum(1, dtype=t.float32)))
         cases.append(Case(f"transpose {dt} {R}x{C}", "transpose", [KernelUse("transpose_tiled", {"T": dt})],
                           [X(dt)], lambda t, x: [x.float().t()], torch_fn=lambda t, x: x.t().contiguous()))
+        cases.append(Case(f"permute021 {dt} {A3}x{R3}x{B3}", "transpose", [KernelUse("permute021_tiled", {"T": dt})],
+                          [X3(dt)], lambda t, x: [x.float().transpose(1, 2)],
+                          torch_fn=lambda t, x: x.transpose(1, 2).contiguous()))
+        cases.append(Case(f"permute102 {dt} {A3}x{R3}x{B3}", "transpose",
+                          [KernelUse("permute102_rows", {"T": dt}, tune=True)],
+                          [X3(dt)], lambda t, x: [x.float().transpose(0, 1)],
+                          torch_fn=lambda t, x: x.transpose(0, 1).contiguous()))
     return cases
 
 
