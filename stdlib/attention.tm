@@ -111,9 +111,11 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
       ldmatrix(kb, skt[st], kk * 16, 0);
       mma(s, tile(q, WR, 16, 0, kk), kb, s);
     }
-    // Scale to log2 units; keys past SK score -inf.
-    for (i, j) in smap on lane_id {
-      s[i, j] = n0 + j < SK ? s[i, j] * c2 : -inf;
+    // Scale to log2 units; keys past SK (in the last block) score -inf.
+    if (n0 + BN <= SK) {
+      for (i, j) in smap on lane_id { s[i, j] *= c2; }
+    } else {
+      for (i, j) in smap on lane_id { s[i, j] = n0 + j < SK ? s[i, j] * c2 : -inf; }
     }
     // Online softmax, row by row of this lane, in three passes so that each
     // unrolls (the conditions i == r are constants once unrolled: both are
@@ -165,6 +167,176 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
 
   // O / l: the row sums over the 4 lanes of a row, then the tile through
   // this warp's rows of sq (which only this warp reads) as 16-byte rows.
+  // (The barrier orders the rewrite of sq after the ldmatrix of Q by the
+  // other lanes when there was no key block to separate them.)
+  sync;
+  for (r, t) in rmap on lane_id {
+    var lt = lrow[r, t];
+    lt += shfl_xor(lt, 1);
+    lt += shfl_xor(lt, 2);
+    let inv = lt > 0.0 ? 1.0 / lt : 0.0;     // 0 for a row that saw no key
+    for (i, j) in omap on lane_id {
+      if (i == r) { sq[wm + i, j] = T(o[i, j] * inv); }
+    }
+  }
+  sync;
+  for (i, c) in repeat(WR * HD / 256, 1) * spatial(256 / HD, HD / 8) on lane_id {
+    let gi = q0 + wm + i;
+    if (gi < S) {
+      for e in unroll(8) { O[bb, hh, gi, c * 8 + e] = sq[wm + i, c * 8 + e]; }
+    }
+  }
+}
+
+// As attention_fwd, for attention_causal: the key blocks wholly above the
+// diagonal are not visited, and only those that cross it are masked.
+kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64, BN: int in [64, 32] = 64>
+    (Q: T[B, H, S, D], K: T[B, H, SK, D], V: T[B, H, SK, D], scale: f32, O: T[B, H, S, D])
+    implements attention_causal
+    // D = 128 with 32 query rows per warp would hold O (128 registers) and Q
+    // (64) in registers beside S: more than a thread's 255.
+    where HD == D, HD * BM <= 8192
+    grid(cdiv(S, BM), H, B) block(128)
+{
+  let WR = BM / 4;                               // query rows per warp
+  shared sq: T[BM, HD + 8];                      // Q, later the output tile
+  shared skt: T[2, HD, BN + 8];                  // K transposed (K^T), two stages
+  shared sv: T[2, BN, HD + 8];                   // V, two stages
+  register q: T[WR, HD] by repeat(WR / 16, HD / 16) * mma_a;
+  register kb: T[16, BN] by repeat(1, BN / 8) * mma_b;
+  register vb: T[16, HD] by repeat(1, HD / 8) * mma_b;
+  // S's C fragments spelled as pairs (16 x 16), so that P's A fragments
+  // (mma_a = repeat(1, 2) * mma_c) index them in one loop.
+  let smap = repeat(WR / 16, BN / 16) * repeat(1, 2) * mma_c;
+  let omap = repeat(WR / 16, HD / 8) * mma_c;
+  register s: f32[WR, BN] by smap;
+  register p: T[WR, BN] by repeat(WR / 16, BN / 16) * mma_a;
+  register o: f32[WR, HD] by omap;
+  // Row statistics: lane 4g + t keeps those of its rows g, g + 8, g + 16, ...
+  // (once per lane of the quad: rmap's column is t), the running maximum m
+  // (scaled, in log2 units) and the running sum l of its own columns.
+  let rmap = repeat(WR / 16, 1) * repeat(2, 1) * spatial(8, 4);
+  register mrow: f32[WR, 4] by rmap;
+  register lrow: f32[WR, 4] by rmap;
+  register alpha: f32[WR, 4] by rmap;            // exp2(m_old - m_new), the rescaling of O and l
+  let bb = blockIdx.z;
+  let hh = blockIdx.y;
+  let q0 = blockIdx.x * BM;
+  let wm = warp_id * WR;
+  let c2 = scale * 1.4426950408889634;          // exp(x * scale) = exp2(x * c2)
+  // The last key any row of the block sees is q0 + BM - 1 + SK - S: the key
+  // blocks above the diagonal are skipped (none at all for rows that see no key).
+  let kend = min(SK, q0 + BM + SK - S);
+  let nb = kend > 0 ? cdiv(kend, BN) : 0;
+
+  // Q: 16-byte zero-filling copies; then V of key block 0.
+  for (i, c) in repeat(BM * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+    let gi = q0 + i;
+    cp_async(sq[i, c * 8], Q[bb, hh, gi, c * 8], 16, gi < S);
+  }
+  for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+    cp_async(sv[0][j, c * 8], V[bb, hh, j, c * 8], 16, j < SK);
+  }
+  cp_async_commit();
+  // K of key block 0, transposed through registers (a warp stores 32
+  // consecutive keys of one row of K^T).
+  for (j, c) in repeat(1, HD * BN / 1024) * col_spatial(BN, 128 / BN) on threadIdx.x {
+    for e in unroll(8) { skt[0][c * 8 + e, j] = j < SK ? K[bb, hh, j, c * 8 + e] : T(0.0); }
+  }
+  for (i, j) in omap on lane_id { o[i, j] = 0.0; }
+  for (r, t) in rmap on lane_id {
+    mrow[r, t] = -inf;
+    lrow[r, t] = 0.0;
+  }
+  cp_async_wait(0);
+  sync;
+  ldmatrix(q, sq, wm, 0);
+
+  for n in range(nb) {
+    let st = n % 2;
+    let n0 = n * BN;
+    if (n > 0) {
+      cp_async_wait(0);   // V of block n has landed (this thread's copies)
+      sync;               // ... everyone's, and K^T of block n is stored; stage 1 - st is free
+    }
+    if (n + 1 < nb) {
+      let n1 = n0 + BN;
+      for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+        let gj = n1 + j;
+        cp_async(sv[1 - st][j, c * 8], V[bb, hh, gj, c * 8], 16, gj < SK);
+      }
+      cp_async_commit();
+    }
+    // S = Q K^T, 16 columns of K^T at a time.
+    for (i, j) in smap on lane_id { s[i, j] = 0.0; }
+    for kk in unroll(HD / 16) {
+      ldmatrix(kb, skt[st], kk * 16, 0);
+      mma(s, tile(q, WR, 16, 0, kk), kb, s);
+    }
+    // Scale to log2 units; keys past SK or above the diagonal score -inf.
+    // Only the blocks that cross the diagonal of this warp's rows (or SK) test.
+    let dq = q0 + wm + SK - S;                // row i of this warp sees keys <= dq + i
+    if (n0 + BN <= SK && n0 + BN - 1 <= dq) {
+      for (i, j) in smap on lane_id { s[i, j] *= c2; }
+    } else {
+      for (i, j) in smap on lane_id {
+        let kj = n0 + j;
+        s[i, j] = kj < SK && kj <= dq + i ? s[i, j] * c2 : -inf;
+      }
+    }
+    // Online softmax, row by row of this lane, in three passes so that each
+    // unrolls (the conditions i == r are constants once unrolled: both are
+    // the lane's row g plus a constant).
+    for (r, t) in rmap on lane_id {
+      var mx: f32 = mrow[r, t];
+      for (i, j) in smap on lane_id {
+        if (i == r) { mx = max(mx, s[i, j]); }
+      }
+      mx = max(mx, shfl_xor(mx, 1));
+      mx = max(mx, shfl_xor(mx, 2));
+      let mu = mx == -inf ? 0.0 : mx;          // a row that has seen no key yet
+      alpha[r, t] = exp2(mrow[r, t] - mu);
+      mrow[r, t] = mx;
+    }
+    for (r, t) in rmap on lane_id {
+      let mu = mrow[r, t] == -inf ? 0.0 : mrow[r, t];
+      var ls: f32 = 0.0;
+      for (i, j) in smap on lane_id {
+        if (i == r) {
+          s[i, j] = exp2(s[i, j] - mu);
+          ls += s[i, j];
+        }
+      }
+      lrow[r, t] = lrow[r, t] * alpha[r, t] + ls;
+    }
+    for (r, t) in rmap on lane_id {
+      for (i, j) in omap on lane_id {
+        if (i == r) { o[i, j] *= alpha[r, t]; }
+      }
+    }
+    // P in T: the C fragments of two neighbouring 16 x 8 tiles are, lane by
+    // lane and register by register, the A fragment of the 16 x 16 tile.
+    for (i, j) in repeat(WR / 16, BN / 16) * mma_a on lane_id { p[i, j] = T(s[i, j]); }
+    // K^T of block n + 1, stored while block n is still computed.
+    if (n + 1 < nb) {
+      let n1 = n0 + BN;
+      for (j, c) in repeat(1, HD * BN / 1024) * col_spatial(BN, 128 / BN) on threadIdx.x {
+        let gj = n1 + j;
+        for e in unroll(8) { skt[1 - st][c * 8 + e, j] = gj < SK ? K[bb, hh, gj, c * 8 + e] : T(0.0); }
+      }
+    }
+    // O += P V, 16 keys at a time.
+    for kk in unroll(BN / 16) {
+      ldmatrix(vb, sv[st], kk * 16, 0);
+      mma(o, tile(p, WR, 16, 0, kk), vb, o);
+    }
+  }
+
+  // O / l: the row sums over the 4 lanes of a row, then the tile through
+  // this warp's rows of sq (which only this warp reads) as 16-byte rows.
+  // (The barrier orders the rewrite of sq after the ldmatrix of Q by the
+  // other lanes when there was no key block to separate them.)
+  sync;
   for (r, t) in rmap on lane_id {
     var lt = lrow[r, t];
     lt += shfl_xor(lt, 1);
