@@ -31,7 +31,7 @@ op attention_causal<T>(Q: T[B, H, S, D], K: T[B, H, SK, D], V: T[B, H, SK, D], s
       0.0);
 }
 
-kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64, BN: int in [64, 32] = 64>
+kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64, BN: int in [64] = 64>
     (Q: T[B, H, S, D], K: T[B, H, SK, D], V: T[B, H, SK, D], scale: f32, O: T[B, H, S, D])
     implements attention
     // D = 128 with 32 query rows per warp would hold O (128 registers) and Q
@@ -182,15 +182,16 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
   sync;
   for (i, c) in repeat(WR * HD / 256, 1) * spatial(256 / HD, HD / 8) on lane_id {
     let gi = q0 + wm + i;
-    if (gi < S) {
-      for e in unroll(8) { O[bb, hh, gi, c * 8 + e] = sq[wm + i, c * 8 + e]; }
+    // (The guard inside the loop lets the compiler split off a 16-byte store.)
+    for e in unroll(8) {
+      if (gi < S) { O[bb, hh, gi, c * 8 + e] = sq[wm + i, c * 8 + e]; }
     }
   }
 }
 
 // As attention_fwd, for attention_causal: the key blocks wholly above the
 // diagonal are not visited, and only those that cross it are masked.
-kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64, BN: int in [64, 32] = 64>
+kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64, BN: int in [64] = 64>
     (Q: T[B, H, S, D], K: T[B, H, SK, D], V: T[B, H, SK, D], scale: f32, O: T[B, H, S, D])
     implements attention_causal
     // D = 128 with 32 query rows per warp would hold O (128 registers) and Q
@@ -349,8 +350,9 @@ kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: in
   sync;
   for (i, c) in repeat(WR * HD / 256, 1) * spatial(256 / HD, HD / 8) on lane_id {
     let gi = q0 + wm + i;
-    if (gi < S) {
-      for e in unroll(8) { O[bb, hh, gi, c * 8 + e] = sq[wm + i, c * 8 + e]; }
+    // (The guard inside the loop lets the compiler split off a 16-byte store.)
+    for e in unroll(8) {
+      if (gi < S) { O[bb, hh, gi, c * 8 + e] = sq[wm + i, c * 8 + e]; }
     }
   }
 }
