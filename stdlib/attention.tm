@@ -41,10 +41,11 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
 {
   let WR = BM / 4;                               // query rows per warp
   shared sq: T[BM, HD + 8];                      // Q, later the output tile
-  shared skt: T[2, HD, BN + 8];                  // K transposed (K^T), two stages
+  shared sk: T[2, BN, HD + 8];                   // K, two stages
   shared sv: T[2, BN, HD + 8];                   // V, two stages
   register q: T[WR, HD] by repeat(WR / 16, HD / 16) * mma_a;
-  register kb: T[16, BN] by repeat(1, BN / 8) * mma_b;
+  let kmap = repeat(1, BN / 8) * mma_b;
+  register kb: T[16, BN] by kmap;                // 16 rows of K^T
   register vb: T[16, HD] by repeat(1, HD / 8) * mma_b;
   // S's C fragments spelled as pairs (16 x 16), so that P's A fragments
   // (mma_a = repeat(1, 2) * mma_c) index them in one loop.
@@ -67,20 +68,17 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
   let c2 = scale * 1.4426950408889634;          // exp(x * scale) = exp2(x * c2)
   let nb = cdiv(SK, BN);
 
-  // Q: 16-byte zero-filling copies; then V of key block 0.
+  // Q, K and V of key block 0: 16-byte zero-filling copies, a row's
+  // chunks by neighbouring lanes.
   for (i, c) in repeat(BM * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
     let gi = q0 + i;
     cp_async(sq[i, c * 8], Q[bb, hh, gi, c * 8], 16, gi < S);
   }
   for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+    cp_async(sk[0][j, c * 8], K[bb, hh, j, c * 8], 16, j < SK);
     cp_async(sv[0][j, c * 8], V[bb, hh, j, c * 8], 16, j < SK);
   }
   cp_async_commit();
-  // K of key block 0, transposed through registers (a warp stores 32
-  // consecutive keys of one row of K^T).
-  for (j, c) in repeat(1, HD * BN / 1024) * col_spatial(BN, 128 / BN) on threadIdx.x {
-    for e in unroll(8) { skt[0][c * 8 + e, j] = j < SK ? K[bb, hh, j, c * 8 + e] : T(0.0); }
-  }
   for (i, j) in omap on lane_id { o[i, j] = 0.0; }
   for (r, t) in rmap on lane_id {
     mrow[r, t] = -inf;
@@ -94,21 +92,26 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
     let st = n % 2;
     let n0 = n * BN;
     if (n > 0) {
-      cp_async_wait(0);   // V of block n has landed (this thread's copies)
-      sync;               // ... everyone's, and K^T of block n is stored; stage 1 - st is free
+      cp_async_wait(0);   // K and V of block n have landed (this thread's copies)
+      sync;               // ... everyone's; and stage 1 - st is no longer read
     }
     if (n + 1 < nb) {
       let n1 = n0 + BN;
       for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
         let gj = n1 + j;
+        cp_async(sk[1 - st][j, c * 8], K[bb, hh, gj, c * 8], 16, gj < SK);
         cp_async(sv[1 - st][j, c * 8], V[bb, hh, gj, c * 8], 16, gj < SK);
       }
       cp_async_commit();
     }
-    // S = Q K^T, 16 columns of K^T at a time.
+    // S = Q K^T, 16 rows of K^T at a time. A lane's B registers of K^T are
+    // two neighbouring elements of a row of K (kb[d, j] = K[j, d] with d
+    // even, then d + 1): 4-byte loads from the row-major tile, free of bank
+    // conflicts (rows are 4 banks apart), where ldmatrix would need K^T in
+    // shared memory.
     for (i, j) in smap on lane_id { s[i, j] = 0.0; }
     for kk in unroll(HD / 16) {
-      ldmatrix(kb, skt[st], kk * 16, 0);
+      for (d, j) in kmap on lane_id { kb[d, j] = sk[st][j, kk * 16 + d]; }
       mma(s, tile(q, WR, 16, 0, kk), kb, s);
     }
     // Scale to log2 units; keys past SK (in the last block) score -inf.
@@ -150,14 +153,6 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
     // P in T: the C fragments of two neighbouring 16 x 8 tiles are, lane by
     // lane and register by register, the A fragment of the 16 x 16 tile.
     for (i, j) in repeat(WR / 16, BN / 16) * mma_a on lane_id { p[i, j] = T(s[i, j]); }
-    // K^T of block n + 1, stored while block n is still computed.
-    if (n + 1 < nb) {
-      let n1 = n0 + BN;
-      for (j, c) in repeat(1, HD * BN / 1024) * col_spatial(BN, 128 / BN) on threadIdx.x {
-        let gj = n1 + j;
-        for e in unroll(8) { skt[1 - st][c * 8 + e, j] = gj < SK ? K[bb, hh, gj, c * 8 + e] : T(0.0); }
-      }
-    }
     // O += P V, 16 keys at a time.
     for kk in unroll(BN / 16) {
       ldmatrix(vb, sv[st], kk * 16, 0);
@@ -201,10 +196,11 @@ kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: in
 {
   let WR = BM / 4;                               // query rows per warp
   shared sq: T[BM, HD + 8];                      // Q, later the output tile
-  shared skt: T[2, HD, BN + 8];                  // K transposed (K^T), two stages
+  shared sk: T[2, BN, HD + 8];                   // K, two stages
   shared sv: T[2, BN, HD + 8];                   // V, two stages
   register q: T[WR, HD] by repeat(WR / 16, HD / 16) * mma_a;
-  register kb: T[16, BN] by repeat(1, BN / 8) * mma_b;
+  let kmap = repeat(1, BN / 8) * mma_b;
+  register kb: T[16, BN] by kmap;                // 16 rows of K^T
   register vb: T[16, HD] by repeat(1, HD / 8) * mma_b;
   // S's C fragments spelled as pairs (16 x 16), so that P's A fragments
   // (mma_a = repeat(1, 2) * mma_c) index them in one loop.
@@ -230,20 +226,17 @@ kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: in
   let kend = min(SK, q0 + BM + SK - S);
   let nb = kend > 0 ? cdiv(kend, BN) : 0;
 
-  // Q: 16-byte zero-filling copies; then V of key block 0.
+  // Q, K and V of key block 0: 16-byte zero-filling copies, a row's
+  // chunks by neighbouring lanes.
   for (i, c) in repeat(BM * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
     let gi = q0 + i;
     cp_async(sq[i, c * 8], Q[bb, hh, gi, c * 8], 16, gi < S);
   }
   for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+    cp_async(sk[0][j, c * 8], K[bb, hh, j, c * 8], 16, j < SK);
     cp_async(sv[0][j, c * 8], V[bb, hh, j, c * 8], 16, j < SK);
   }
   cp_async_commit();
-  // K of key block 0, transposed through registers (a warp stores 32
-  // consecutive keys of one row of K^T).
-  for (j, c) in repeat(1, HD * BN / 1024) * col_spatial(BN, 128 / BN) on threadIdx.x {
-    for e in unroll(8) { skt[0][c * 8 + e, j] = j < SK ? K[bb, hh, j, c * 8 + e] : T(0.0); }
-  }
   for (i, j) in omap on lane_id { o[i, j] = 0.0; }
   for (r, t) in rmap on lane_id {
     mrow[r, t] = -inf;
@@ -257,21 +250,26 @@ kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: in
     let st = n % 2;
     let n0 = n * BN;
     if (n > 0) {
-      cp_async_wait(0);   // V of block n has landed (this thread's copies)
-      sync;               // ... everyone's, and K^T of block n is stored; stage 1 - st is free
+      cp_async_wait(0);   // K and V of block n have landed (this thread's copies)
+      sync;               // ... everyone's; and stage 1 - st is no longer read
     }
     if (n + 1 < nb) {
       let n1 = n0 + BN;
       for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
         let gj = n1 + j;
+        cp_async(sk[1 - st][j, c * 8], K[bb, hh, gj, c * 8], 16, gj < SK);
         cp_async(sv[1 - st][j, c * 8], V[bb, hh, gj, c * 8], 16, gj < SK);
       }
       cp_async_commit();
     }
-    // S = Q K^T, 16 columns of K^T at a time.
+    // S = Q K^T, 16 rows of K^T at a time. A lane's B registers of K^T are
+    // two neighbouring elements of a row of K (kb[d, j] = K[j, d] with d
+    // even, then d + 1): 4-byte loads from the row-major tile, free of bank
+    // conflicts (rows are 4 banks apart), where ldmatrix would need K^T in
+    // shared memory.
     for (i, j) in smap on lane_id { s[i, j] = 0.0; }
     for kk in unroll(HD / 16) {
-      ldmatrix(kb, skt[st], kk * 16, 0);
+      for (d, j) in kmap on lane_id { kb[d, j] = sk[st][j, kk * 16 + d]; }
       mma(s, tile(q, WR, 16, 0, kk), kb, s);
     }
     // Scale to log2 units; keys past SK or above the diagonal score -inf.
@@ -318,14 +316,6 @@ kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: in
     // P in T: the C fragments of two neighbouring 16 x 8 tiles are, lane by
     // lane and register by register, the A fragment of the 16 x 16 tile.
     for (i, j) in repeat(WR / 16, BN / 16) * mma_a on lane_id { p[i, j] = T(s[i, j]); }
-    // K^T of block n + 1, stored while block n is still computed.
-    if (n + 1 < nb) {
-      let n1 = n0 + BN;
-      for (j, c) in repeat(1, HD * BN / 1024) * col_spatial(BN, 128 / BN) on threadIdx.x {
-        let gj = n1 + j;
-        for e in unroll(8) { skt[1 - st][c * 8 + e, j] = gj < SK ? K[bb, hh, gj, c * 8 + e] : T(0.0); }
-      }
-    }
     // O += P V, 16 keys at a time.
     for kk in unroll(BN / 16) {
       ldmatrix(vb, sv[st], kk * 16, 0);
