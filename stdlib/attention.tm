@@ -1,11 +1,13 @@
 // std.attention: scaled dot-product attention, forward, in the manner of
-// FlashAttention-2. A block of 4 warps owns BM query rows of one (batch,
-// head) and walks the keys BN at a time; each warp keeps its BM/4 rows of
-// Q in registers and, per key block, computes S = Q K^T and O += P V with
-// mma (f32 accumulation), the softmax online (running row maximum m and
-// sum l, O rescaled when m grows), so no score matrix reaches global
-// memory. The result is O / l, written through shared memory as 16-byte
-// rows.
+// FlashAttention-2. A block of NW warps (4 or 8) owns BM query rows of one
+// (batch, head) and walks the keys BN at a time; each warp keeps its BM/NW
+// rows (16 or 32) of Q in registers and, per key block, computes S = Q K^T
+// and O += P V with mma (f32 accumulation), the softmax online (running row
+// maximum m and sum l, O rescaled when m grows), so no score matrix reaches
+// global memory. K and V pass through double-buffered shared memory by
+// zero-filling cp_async copies. The result is O / l, written through
+// shared memory as 16-byte rows. D (the head dimension) is 64 or 128: the
+// candidate with HD == D serves a launch.
 
 import std.mma;  // mma_a, mma_b, mma_c
 
@@ -31,15 +33,17 @@ op attention_causal<T>(Q: T[B, H, S, D], K: T[B, H, SK, D], V: T[B, H, SK, D], s
       0.0);
 }
 
-kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64, BN: int in [64] = 64>
+kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64,
+                    BN: int in [64] = 64, NW: int in [4, 8] = 4>
     (Q: T[B, H, S, D], K: T[B, H, SK, D], V: T[B, H, SK, D], scale: f32, O: T[B, H, S, D])
     implements attention
-    // D = 128 with 32 query rows per warp would hold O (128 registers) and Q
-    // (64) in registers beside S: more than a thread's 255.
-    where HD == D, HD * BM <= 8192
-    grid(cdiv(S, BM), H, B) block(128)
+    // A warp owns 16 or 32 query rows; D = 128 with 32 rows would hold O (128
+    // registers) and Q (64) beside S: more than a thread's 255.
+    where HD == D, BM / NW >= 16, BM / NW <= 32, HD * (BM / NW) <= 2048
+    grid(cdiv(S, BM), H, B) block(32 * NW)
 {
-  let WR = BM / 4;                               // query rows per warp
+  let WR = BM / NW;                              // query rows per warp
+  let CT = 8 * 32 * NW;                          // elements a round of 16-byte copies moves
   shared sq: T[BM, HD + 8];                      // Q, later the output tile
   shared sk: T[2, BN, HD + 8];                   // K, two stages
   shared sv: T[2, BN, HD + 8];                   // V, two stages
@@ -70,11 +74,11 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
 
   // Q, K and V of key block 0: 16-byte zero-filling copies, a row's
   // chunks by neighbouring lanes.
-  for (i, c) in repeat(BM * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+  for (i, c) in repeat(BM * HD / CT, 1) * spatial(CT / HD, HD / 8) on threadIdx.x {
     let gi = q0 + i;
     cp_async(sq[i, c * 8], Q[bb, hh, gi, c * 8], 16, gi < S);
   }
-  for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+  for (j, c) in repeat(BN * HD / CT, 1) * spatial(CT / HD, HD / 8) on threadIdx.x {
     cp_async(sk[0][j, c * 8], K[bb, hh, j, c * 8], 16, j < SK);
     cp_async(sv[0][j, c * 8], V[bb, hh, j, c * 8], 16, j < SK);
   }
@@ -97,7 +101,7 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
     }
     if (n + 1 < nb) {
       let n1 = n0 + BN;
-      for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+      for (j, c) in repeat(BN * HD / CT, 1) * spatial(CT / HD, HD / 8) on threadIdx.x {
         let gj = n1 + j;
         cp_async(sk[1 - st][j, c * 8], K[bb, hh, gj, c * 8], 16, gj < SK);
         cp_async(sv[1 - st][j, c * 8], V[bb, hh, gj, c * 8], 16, gj < SK);
@@ -186,15 +190,17 @@ kernel attention_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [6
 
 // As attention_fwd, for attention_causal: the key blocks wholly above the
 // diagonal are not visited, and only those that cross it are masked.
-kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64, BN: int in [64] = 64>
+kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: int in [64, 128] = 64,
+                    BN: int in [64] = 64, NW: int in [4, 8] = 4>
     (Q: T[B, H, S, D], K: T[B, H, SK, D], V: T[B, H, SK, D], scale: f32, O: T[B, H, S, D])
     implements attention_causal
-    // D = 128 with 32 query rows per warp would hold O (128 registers) and Q
-    // (64) in registers beside S: more than a thread's 255.
-    where HD == D, HD * BM <= 8192
-    grid(cdiv(S, BM), H, B) block(128)
+    // A warp owns 16 or 32 query rows; D = 128 with 32 rows would hold O (128
+    // registers) and Q (64) beside S: more than a thread's 255.
+    where HD == D, BM / NW >= 16, BM / NW <= 32, HD * (BM / NW) <= 2048
+    grid(cdiv(S, BM), H, B) block(32 * NW)
 {
-  let WR = BM / 4;                               // query rows per warp
+  let WR = BM / NW;                              // query rows per warp
+  let CT = 8 * 32 * NW;                          // elements a round of 16-byte copies moves
   shared sq: T[BM, HD + 8];                      // Q, later the output tile
   shared sk: T[2, BN, HD + 8];                   // K, two stages
   shared sv: T[2, BN, HD + 8];                   // V, two stages
@@ -228,11 +234,11 @@ kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: in
 
   // Q, K and V of key block 0: 16-byte zero-filling copies, a row's
   // chunks by neighbouring lanes.
-  for (i, c) in repeat(BM * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+  for (i, c) in repeat(BM * HD / CT, 1) * spatial(CT / HD, HD / 8) on threadIdx.x {
     let gi = q0 + i;
     cp_async(sq[i, c * 8], Q[bb, hh, gi, c * 8], 16, gi < S);
   }
-  for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+  for (j, c) in repeat(BN * HD / CT, 1) * spatial(CT / HD, HD / 8) on threadIdx.x {
     cp_async(sk[0][j, c * 8], K[bb, hh, j, c * 8], 16, j < SK);
     cp_async(sv[0][j, c * 8], V[bb, hh, j, c * 8], 16, j < SK);
   }
@@ -255,7 +261,7 @@ kernel attention_causal_fwd<T: type in [f16, bf16], HD: int in [64, 128], BM: in
     }
     if (n + 1 < nb) {
       let n1 = n0 + BN;
-      for (j, c) in repeat(BN * HD / 1024, 1) * spatial(1024 / HD, HD / 8) on threadIdx.x {
+      for (j, c) in repeat(BN * HD / CT, 1) * spatial(CT / HD, HD / 8) on threadIdx.x {
         let gj = n1 + j;
         cp_async(sk[1 - st][j, c * 8], K[bb, hh, gj, c * 8], 16, gj < SK);
         cp_async(sv[1 - st][j, c * 8], V[bb, hh, gj, c * 8], 16, gj < SK);
