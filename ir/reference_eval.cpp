@@ -319,6 +319,19 @@ bool BindInputs(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, En
   return true;
 }
 
+// Binds the result dimensions that no input determines (`-> f32[N, P, Q,
+// F]` with P and Q free) from the shapes the caller holds its results in.
+void BindResultDims(const ast::OpDecl& op, const std::vector<HostTensor>* results, Env& env) {
+  if (!results) return;
+  for (size_t r = 0; r < op.results.size() && r < results->size(); ++r) {
+    const std::vector<ast::Expr*>& dims = op.results[r].type.dims;
+    if ((*results)[r].shape.size() != dims.size()) continue;
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (auto* n = ast::dyn_cast<ast::NameExpr>(dims[d]))
+        if (!env.scalars.count(n->name)) env.scalars[n->name] = static_cast<double>((*results)[r].shape[d]);
+  }
+}
+
 // The shape of the tensor statement `st` defines.
 std::vector<int64_t> StatementShape(const ast::OpDecl& op, const ast::OpStmt& st, Env& env) {
   std::vector<int64_t> shape;
@@ -332,7 +345,13 @@ std::vector<int64_t> StatementShape(const ast::OpDecl& op, const ast::OpStmt& st
     Evaluator ev(env);
     for (const ast::Param& r : op.results)
       if (r.name.name == st.name.name)
-        for (ast::Expr* d : r.type.dims) shape.push_back(ev.Extent(d));
+        for (ast::Expr* d : r.type.dims) {
+          auto* n = ast::dyn_cast<ast::NameExpr>(d);
+          if (n && !env.scalars.count(n->name))
+            throw Failure{"result dimension '" + n->name + "' of op '" + op.name.name +
+                          "' is not determined by its inputs: the caller gives it with the result's shape"};
+          shape.push_back(ev.Extent(d));
+        }
   }
   return shape;
 }
@@ -347,9 +366,10 @@ int64_t HostTensor::Size() const {
 
 bool OpStatementShapes(const ast::OpDecl& op, const std::vector<HostTensor>& inputs,
                        std::vector<std::vector<int64_t>>* shapes, std::map<std::string, double>* symbols,
-                       std::string* error) {
+                       std::string* error, const std::vector<HostTensor>* results) {
   Env env;
   if (!BindInputs(op, inputs, env, error)) return false;
+  BindResultDims(op, results, env);
   *symbols = env.scalars;
   std::vector<std::unique_ptr<HostTensor>> placeholders;  // shapes only, for later extents
   try {
@@ -373,6 +393,8 @@ bool EvaluateOp(const ast::OpDecl& op, const std::vector<HostTensor>& inputs, st
   if (flops) *flops = 0;
   Env env;
   if (!BindInputs(op, inputs, env, error)) return false;
+  std::vector<HostTensor> given = std::move(*outs);
+  BindResultDims(op, &given, env);
   std::vector<std::unique_ptr<HostTensor>> owned;
   outs->assign(op.results.size(), HostTensor{});
   try {

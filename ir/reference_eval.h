@@ -19,7 +19,9 @@ struct HostTensor {
 };
 
 /// Evaluates `op` on `inputs` (one per parameter, in order) into `outs`
-/// (one per result, in the op's order). Reductions
+/// (one per result, in the op's order). On entry `outs` may hold the
+/// results' shapes (values ignored): they give the result dimensions that
+/// no input determines (`-> f32[N, P, Q, F]` with P and Q free). Reductions
 /// accumulate in f64; casts to integer types truncate, to bool compare with
 /// zero; float casts keep f64. Returns false with `error` on a mismatch.
 /// `flops`, if given, receives the number of floating-point operations the
@@ -38,6 +40,6 @@ double ConvertToInteger(double v, ScalarKind to);
 /// For code that evaluates ops another way (the compiled reference).
 bool OpStatementShapes(const ast::OpDecl& op, const std::vector<HostTensor>& inputs,
                        std::vector<std::vector<int64_t>>* shapes, std::map<std::string, double>* symbols,
-                       std::string* error);
+                       std::string* error, const std::vector<HostTensor>* results = nullptr);
 
 }  // namespace tmc::ir

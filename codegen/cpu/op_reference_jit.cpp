@@ -462,10 +462,14 @@ bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>
                         std::vector<ir::HostTensor>* outs, std::string* error, int64_t* flops, int threads,
                         bool* compiled) {
   if (compiled) *compiled = false;
-  auto oracle = [&] { return ir::EvaluateOp(op, inputs, outs, error, flops); };
+  const std::vector<ir::HostTensor> given = *outs;  // the results' shapes, if the caller gives them
+  auto oracle = [&] {
+    *outs = given;
+    return ir::EvaluateOp(op, inputs, outs, error, flops);
+  };
   std::vector<std::vector<int64_t>> shapes;
   std::map<std::string, double> symbols;
-  if (!ir::OpStatementShapes(op, inputs, &shapes, &symbols, error)) return oracle();
+  if (!ir::OpStatementShapes(op, inputs, &shapes, &symbols, error, &given)) return oracle();
   if (threads <= 0) threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 
   auto context = std::make_unique<llvm::LLVMContext>();

@@ -18,7 +18,8 @@ namespace tmc::codegen {
 /// `threads` workers (0: one per core). An op the compiler cannot
 /// translate, and any failure at run time (an index out of range in the
 /// op), are handed to ir::EvaluateOp, so the result and the error message
-/// are always the oracle's. `compiled`, if given, says whether the compiled
+/// are always the oracle's. As there, `outs` may hold the results' shapes
+/// on entry. `compiled`, if given, says whether the compiled
 /// code produced the result.
 bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>& inputs,
                         std::vector<ir::HostTensor>* outs, std::string* error, int64_t* flops = nullptr,

@@ -149,7 +149,13 @@ ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
       continue;
     }
     auto it = bound.find(ast::PrintExpr(d));
-    t.dims.push_back(it != bound.end() ? it->second.first : Dim::Symbolic(ast::PrintExpr(d)));
+    if (it == bound.end()) {
+      // A free result dimension: nothing in the graph would determine it.
+      diags_.Report(call->range, DiagKind::GraphOpFreeResultDim, call->callee.name, ast::PrintExpr(d))
+          .Note(d->range, DiagKind::NoteDeclaredHere, ast::PrintExpr(d));
+      return ErrorInfo();
+    }
+    t.dims.push_back(it->second.first);
   }
   return ExprInfo{types_.Make(std::move(t)), std::nullopt, false, nullptr};
 }

@@ -160,7 +160,7 @@ void Checker::CheckOp(ast::OpDecl* decl) {
   std::vector<const Type*> results;
   std::string result_names;
   for (const ast::Param& r : decl->results) {
-    results.push_back(ResolveResultType(r.type));
+    results.push_back(ResolveResultType(r.type, /*allow_free=*/true));
     result_names += (result_names.empty() ? "" : ", ") + r.name.name;
   }
   bool single = decl->results.size() == 1;

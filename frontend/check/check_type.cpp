@@ -334,14 +334,25 @@ void Checker::DeclareParams(const std::vector<ast::Param>& params, bool read_onl
   }
 }
 
-const Type* Checker::ResolveResultType(const ast::TypeSpec& result) {
+const Type* Checker::ResolveResultType(const ast::TypeSpec& result, bool allow_free) {
   bool bound = true;
   for (ast::Expr* d : result.dims) {
     auto* n = ast::dyn_cast<ast::NameExpr>(d);
-    if (n && !scope_->Lookup(n->name)) {
-      diags_.Report(d->range, DiagKind::UnboundResultDim, n->name);
-      bound = false;
+    if (!n || scope_->Lookup(n->name)) continue;
+    if (allow_free) {
+      // An op's result dimension that no input determines (a convolution's
+      // output size): a shape symbol the caller gives with the result.
+      Symbol s;
+      s.kind = Symbol::Kind::ShapeSymbol;
+      s.name = n->name;
+      s.decl_range = d->range;
+      s.type = types_.Scalar(ScalarKind::I32);
+      s.used = true;
+      scope_->Insert(std::move(s));
+      continue;
     }
+    diags_.Report(d->range, DiagKind::UnboundResultDim, n->name);
+    bound = false;
   }
   return bound ? ResolveType(result, MemScope::Global) : types_.Error();
 }

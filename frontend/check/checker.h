@@ -163,7 +163,9 @@ class Checker {
   void DeclareParams(const std::vector<ast::Param>& params, bool read_only);
   /// The result type of an op or graph; its dimensions must be bound by
   /// the parameters (the error type, after a diagnostic, if not).
-  const Type* ResolveResultType(const ast::TypeSpec& result);
+  /// `allow_free`: a dimension no parameter binds becomes a shape symbol
+  /// (ops); else it is an error (graphs).
+  const Type* ResolveResultType(const ast::TypeSpec& result, bool allow_free = false);
   /// The element type of a written type, with type parameters replaced by
   /// `bindings` (or by the ones of the op being checked).
   ScalarKind ElemOf(const ast::TypeSpec& spec, const std::map<std::string, ScalarKind>& bindings) const;

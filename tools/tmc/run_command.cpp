@@ -807,7 +807,9 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       }
       ordered.push_back(std::move(h));
     }
-    std::vector<ir::HostTensor> refs;
+    // The outputs' shapes give the result dimensions no input determines.
+    std::vector<ir::HostTensor> refs(outputs.size());
+    for (size_t r = 0; r < outputs.size(); ++r) refs[r].shape = tensors[outputs[r]].shape;
     if (!codegen::EvaluateOpCompiled(*op, ordered, &refs, &error, &op_flops)) return fail("reference evaluation failed: " + error);
     if (!o.save_case.empty()) {
       if (outputs.size() != 1) return fail("--save-case replays kernels with one output; '" + fn->name + "' has " +

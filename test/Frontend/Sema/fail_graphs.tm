@@ -46,3 +46,18 @@ graph g9(x: f16[B, 8], w: f32[8, 8]) -> f32[B, 8] {
 graph g10(x: f32[B, 8]) -> f32[B, 8] {
   return;                        // expected-error {{missing return value of type 'f32[B, 8]'}}
 }
+
+// A graph's result shape comes from its parameters; an op's free result
+// dimension (a crop's size) cannot be called from a graph.
+graph g11(x: f32[B, 8]) -> f32[B, Z] {  // expected-error {{result dimension 'Z' is not bound by any parameter}}
+  return x;
+}
+
+op crop(X: f32[M, N], r0: i32, c0: i32) -> f32[P, Q] {  // expected-note {{'P' declared here}}
+  out[i, j] = X[i + r0, j + c0];
+}
+
+graph g12(x: f32[B, 8]) -> f32[B, 8] {
+  let y = crop(x, 1, 1);         // expected-error {{op 'crop' has the result dimension 'P', which its arguments do not determine; a graph calls ops whose result shapes follow from their arguments}}
+  return x;
+}

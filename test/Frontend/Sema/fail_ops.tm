@@ -7,8 +7,10 @@ op a(X: f32[M, N]) -> f32[M, N] {
 
 // -----
 
-op b(X: f32[M, N]) -> f32[M, P] {  // expected-error {{result dimension 'P' is not bound by any parameter}}
-  out[i, j] = X[i, j];
+// A result dimension no input binds is free (the caller gives it with the
+// result), but an index over it still must match what it indexes.
+op b(X: f32[M, N]) -> f32[M, P] {
+  out[i, j] = X[i, j];  // expected-error {{index 'j' ranges over P but dimension 1 of 'X' has extent N}}
 }
 
 // -----
