@@ -393,6 +393,17 @@ std::string SaveCase(const std::string& dir, const GpuCode& code, const ir::Func
   return "";
 }
 
+// The run needs one kernel: the module's others are dropped before the
+// passes and code generation (a tensor-core kernel beside it would cost
+// seconds, more with --check-bounds).
+std::unique_ptr<ir::Module> LowerOneKernel(const sema::CheckedModule& module, const std::string& kernel) {
+  std::unique_ptr<ir::Module> m = ir::LowerFromAst(module);
+  std::erase_if(m->functions, [&](const std::unique_ptr<ir::Function>& f) {
+    return f->kind == ir::Function::Kind::Kernel && f->name != kernel;
+  });
+  return m;
+}
+
 }  // namespace
 
 int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags) {
@@ -411,7 +422,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   const ast::KernelDecl* kernel = site.kernel;
   const ast::OpDecl* op = ImplementedOp(*site.module, *kernel);
 
-  std::unique_ptr<ir::Module> module = ir::LowerFromAst(*site.module);
+  std::unique_ptr<ir::Module> module = LowerOneKernel(*site.module, kernel->name.name);
   ir::PassContext ctx{&diags, o.sm, o.arch};
   ctx.keep_source_indices = o.check_bounds;  // per-dimension bounds checks
   std::string log;
@@ -467,7 +478,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       if (!cm || !cm->ok || cdiags->HasErrors()) continue;  // excluded by a compile-time 'where'
       KernelSite csite = FindKernel(*cm, o.kernel, &error);
       if (!csite.kernel) continue;
-      std::unique_ptr<ir::Module> cmod = ir::LowerFromAst(*csite.module);
+      std::unique_ptr<ir::Module> cmod = LowerOneKernel(*csite.module, kernel->name.name);
       ir::PassContext cctx{cdiags.get(), o.sm, o.arch};
       cctx.keep_source_indices = o.check_bounds;
       if (!ir::RunPipeline(*cmod, cctx, {}, &log) || cdiags->HasErrors()) continue;
