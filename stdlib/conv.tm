@@ -42,6 +42,7 @@ kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
 {
   shared sa: T[STAGES, BM, 24];
   shared sb: T[STAGES, 16, BN + 8];
+  shared pix: i32[BM, 3];  // (n, p, q) of each row of the block tile
   register acc: f32[BM / 2, BN / 2] by repeat(BM / 32, BN / 16) * mma_c;
   register a: T[BM / 2, 16] by repeat(BM / 32, 1) * mma_a;
   register b: T[16, BN / 2] by repeat(1, BN / 16) * mma_b;
@@ -58,15 +59,25 @@ kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
   // computed once; a row past M gets an origin that no tap brings inside.
   let ar = (threadIdx.x / 16) * 8 + threadIdx.x % 8;
   let ac = (threadIdx.x / 8) % 2;
+  // The epilogue finds each row's pixel in `pix` (written here, read
+  // after the main loop's barriers) instead of dividing again.
   register rn: i32[BM / 64];
   register rh: i32[BM / 64];
   register rw: i32[BM / 64];
   for r in unroll(BM / 64) {
     let m = blockIdx.y * BM + ar + 64 * r;
-    let pq = m % (P * Q);
-    rn[r] = m < M ? m / (P * Q) : 0;
-    rh[r] = m < M ? (pq / Q) * sh - ph : -H - (KH - 1) * dh;
-    rw[r] = (pq % Q) * sw - pw;
+    let n = m / (P * Q);
+    let pq = m - n * (P * Q);
+    let p = pq / Q;
+    let q = pq - p * Q;
+    rn[r] = m < M ? n : 0;
+    rh[r] = m < M ? p * sh - ph : -H - (KH - 1) * dh;
+    rw[r] = q * sw - pw;
+    if (ac == 0) {
+      pix[ar + 64 * r, 0] = n;
+      pix[ar + 64 * r, 1] = p;
+      pix[ar + 64 * r, 2] = q;
+    }
   }
   // Iteration kt loads k-tile kt + STAGES - 1 and computes k-tile kt.
   for kt in range(1 - STAGES, kt_count) {
@@ -105,21 +116,140 @@ kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
       mma(acc, a, b, acc);
     }
   }
-  // The pixel of each row is computed outside the guard, so that the
-  // divisions are shared by the row's elements.
+  if (beta != 0.0) {
+    for (i, j) in repeat(BM / 32, BN / 16) * mma_c on lane_id {
+      let gi = blockIdx.y * BM + wm + i;
+      let gj = blockIdx.x * BN + wn + j;
+      if (gi < M && gj < F) { acc[i, j] += beta * Y0[pix[wm + i, 0], pix[wm + i, 1], pix[wm + i, 2], gj]; }
+    }
+  }
   for (i, j) in repeat(BM / 32, BN / 16) * mma_c on lane_id {
     let gi = blockIdx.y * BM + wm + i;
     let gj = blockIdx.x * BN + wn + j;
-    let n = gi / (P * Q);
-    let pq = gi - n * (P * Q);
+    if (gi < M && gj < F) { Y[pix[wm + i, 0], pix[wm + i, 1], pix[wm + i, 2], gj] = acc[i, j]; }
+  }
+}
+
+// ------------------------------------------------------------ pooling
+//
+// Max and average pooling over windows of kh x kw input pixels, stride
+// (sh, sw), padding (ph, pw); as conv2d, out = pool + beta * Y0, and Y0
+// (whose shape gives P and Q) is not read when beta == 0. The ops state a
+// window as the input pixels inside it (the padding never wins a max and
+// adds nothing to a sum). Average pooling counts the padding in the
+// divisor, as PyTorch's count_include_pad=True: the divisor is the window
+// clipped to the padded input, (min(hs + kh, H + ph) - hs) *
+// (min(ws + kw, W + pw) - ws) with hs = p * sh - ph, which is kh * kw for
+// every window when P = (H + 2 * ph - kh) / sh + 1 (floor mode) and
+// matches ceil_mode's smaller last windows; it is at least 1. A max over a
+// window with no input pixel is -inf.
+
+op maxpool2d<T>(X: T[N, H, W, C], Y0: T[N, P, Q, C], beta: f32,
+                kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32) -> T[N, P, Q, C] {
+  out[n, p, q, c] = (max(h < H, w < W)
+      (h >= p * sh - ph && h < p * sh - ph + kh && w >= q * sw - pw && w < q * sw - pw + kw)
+        ? f32(X[n, h, w, c]) : -inf)
+      + beta * f32(Y0[n, p, q, c]);
+}
+
+op avgpool2d<T>(X: T[N, H, W, C], Y0: T[N, P, Q, C], beta: f32,
+                kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32) -> T[N, P, Q, C] {
+  out[n, p, q, c] = (sum(h < H, w < W)
+      (h >= p * sh - ph && h < p * sh - ph + kh && w >= q * sw - pw && w < q * sw - pw + kw)
+        ? f32(X[n, h, w, c]) : 0.0)
+      / f32(max((min(p * sh - ph + kh, H + ph) - (p * sh - ph)) * (min(q * sw - pw + kw, W + pw) - (q * sw - pw)), 1))
+      + beta * f32(Y0[n, p, q, c]);
+}
+
+// A block of 256 threads as spatial(256 / CT, CT): CT threads along the
+// channels of each of 256 / CT output pixels, each thread V = 8
+// consecutive channels, so that a pixel's channels are one 16-byte access
+// per thread for 16-bit types and two for f32 (where C % 8 == 0 and the
+// chunk lies inside C; element by element at the edge). The launch picks
+// the smallest CT whose CT * 8 channels cover C (CT = 32 and more channel
+// tiles above). V is 8 for f32 too, as a launch condition cannot use
+// sizeof(E) to scale the channels a thread covers. The element type is E,
+// not T: tmc run's -D T=f32 would also set conv2d_tc's T, which has no f32.
+kernel maxpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [2, 4, 8, 16, 32]>
+    (X: E[N, H, W, C], Y0: E[N, P, Q, C], beta: f32,
+     kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32, Y: E[N, P, Q, C])
+    implements maxpool2d
+    where CT * 8 >= C || CT == 32
+    grid(cdiv(N * P * Q, 256 / CT), cdiv(C, CT * 8)) block(256)
+{
+  let V = 8;
+  let m = spatial(256 / CT, CT) * repeat(1, V);
+  register acc: f32[256 / CT, CT * V] by m;
+  let pix = blockIdx.x * (256 / CT) + threadIdx.x / CT;
+  if (pix < N * P * Q) {
+    let n = pix / (P * Q);
+    let pq = pix - n * (P * Q);
     let p = pq / Q;
     let q = pq - p * Q;
-    if (gi < M && gj < F) {
-      if (beta != 0.0) {
-        Y[n, p, q, gj] = acc[i, j] + beta * Y0[n, p, q, gj];
-      } else {
-        Y[n, p, q, gj] = acc[i, j];
+    let hs = p * sh - ph;
+    let ws = q * sw - pw;
+    for (x, c) in m on threadIdx.x { acc[x, c] = -inf; }
+    for h in range(max(hs, 0), min(hs + kh, H)) {
+      for w in range(max(ws, 0), min(ws + kw, W)) {
+        for (x, c) in m on threadIdx.x {
+          let ch = blockIdx.y * (CT * V) + c;
+          if (ch < C) { acc[x, c] = max(acc[x, c], f32(X[n, h, w, ch])); }
+        }
       }
+    }
+    if (beta != 0.0) {
+      for (x, c) in m on threadIdx.x {
+        let ch = blockIdx.y * (CT * V) + c;
+        if (ch < C) { acc[x, c] += beta * f32(Y0[n, p, q, ch]); }
+      }
+    }
+    for (x, c) in m on threadIdx.x {
+      let ch = blockIdx.y * (CT * V) + c;
+      if (ch < C) { Y[n, p, q, ch] = E(acc[x, c]); }
+    }
+  }
+}
+
+// As maxpool2d_nhwc, summing in f32 and dividing by the padded window.
+kernel avgpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [2, 4, 8, 16, 32]>
+    (X: E[N, H, W, C], Y0: E[N, P, Q, C], beta: f32,
+     kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32, Y: E[N, P, Q, C])
+    implements avgpool2d
+    where CT * 8 >= C || CT == 32
+    grid(cdiv(N * P * Q, 256 / CT), cdiv(C, CT * 8)) block(256)
+{
+  let V = 8;
+  let m = spatial(256 / CT, CT) * repeat(1, V);
+  register acc: f32[256 / CT, CT * V] by m;
+  let pix = blockIdx.x * (256 / CT) + threadIdx.x / CT;
+  if (pix < N * P * Q) {
+    let n = pix / (P * Q);
+    let pq = pix - n * (P * Q);
+    let p = pq / Q;
+    let q = pq - p * Q;
+    let hs = p * sh - ph;
+    let ws = q * sw - pw;
+    // The divisor: the window clipped to the padded input.
+    let inv = 1.0 / f32(max((min(hs + kh, H + ph) - hs) * (min(ws + kw, W + pw) - ws), 1));
+    for (x, c) in m on threadIdx.x { acc[x, c] = 0.0; }
+    for h in range(max(hs, 0), min(hs + kh, H)) {
+      for w in range(max(ws, 0), min(ws + kw, W)) {
+        for (x, c) in m on threadIdx.x {
+          let ch = blockIdx.y * (CT * V) + c;
+          if (ch < C) { acc[x, c] += f32(X[n, h, w, ch]); }
+        }
+      }
+    }
+    for (x, c) in m on threadIdx.x { acc[x, c] *= inv; }
+    if (beta != 0.0) {
+      for (x, c) in m on threadIdx.x {
+        let ch = blockIdx.y * (CT * V) + c;
+        if (ch < C) { acc[x, c] += beta * f32(Y0[n, p, q, ch]); }
+      }
+    }
+    for (x, c) in m on threadIdx.x {
+      let ch = blockIdx.y * (CT * V) + c;
+      if (ch < C) { Y[n, p, q, ch] = E(acc[x, c]); }
     }
   }
 }
