@@ -33,7 +33,7 @@ op conv2d<T>(X: T[N, H, W, C], Wt: T[KH, KW, C, F], Y0: f32[N, P, Q, F], beta: f
 // zero-filling cp_async copies of BM x 16 tiles of the implicit A and
 // 16 x BN tiles of the weights, as std.matmul's matmul_tc.
 kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in [64, 128] = 128,
-                 STAGES: int in [2, 3, 4] = 3>
+                 STAGES: int in [2, 3] = 3>
     (X: T[N, H, W, C], Wt: T[KH, KW, C, F], Y0: f32[N, P, Q, F], beta: f32,
      sh: i32, sw: i32, ph: i32, pw: i32, dh: i32, dw: i32, Y: f32[N, P, Q, F])
     implements conv2d
@@ -170,7 +170,7 @@ op avgpool2d<T>(X: T[N, H, W, C], Y0: T[N, P, Q, C], beta: f32,
 // tiles above). V is 8 for f32 too, as a launch condition cannot use
 // sizeof(E) to scale the channels a thread covers. The element type is E,
 // not T: tmc run's -D T=f32 would also set conv2d_tc's T, which has no f32.
-kernel maxpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [2, 4, 8, 16, 32]>
+kernel maxpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [4, 8, 16, 32]>
     (X: E[N, H, W, C], Y0: E[N, P, Q, C], beta: f32,
      kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32, Y: E[N, P, Q, C])
     implements maxpool2d
@@ -211,7 +211,7 @@ kernel maxpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [2, 4, 8, 16, 32]>
 }
 
 // As maxpool2d_nhwc, summing in f32 and dividing by the padded window.
-kernel avgpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [2, 4, 8, 16, 32]>
+kernel avgpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [4, 8, 16, 32]>
     (X: E[N, H, W, C], Y0: E[N, P, Q, C], beta: f32,
      kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32, Y: E[N, P, Q, C])
     implements avgpool2d
