@@ -116,6 +116,8 @@ kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
       mma(acc, a, b, acc);
     }
   }
+  // beta * Y0 in a pass of its own: a branch per element in the store
+  // loop makes ptxas spill the 64 x 64 tiles on sm_90a.
   if (beta != 0.0) {
     for (i, j) in repeat(BM / 32, BN / 16) * mma_c on lane_id {
       let gi = blockIdx.y * BM + wm + i;
