@@ -127,6 +127,28 @@ void Compilation::ReportUnknownDefines() {
   std::set<std::string> known;
   std::string kernels;
   size_t listed = 0;
+  // With --kernel the values are that kernel's: a name only another
+  // kernel has would be silently ignored.
+  const std::string& only = options_.check.defines_kernel;
+  std::string own;
+  bool found = false;
+  for (const auto& m : owned_) {
+    if (!m->ast || only.empty()) continue;
+    for (const ast::Decl* d : m->ast->decls)
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d); k && k->name.name == only) {
+        found = true;
+        for (const ast::CtParam& p : k->ct_params) {
+          known.insert(p.name.name);
+          own += (own.empty() ? "" : ", ") + p.name.name;
+        }
+      }
+  }
+  if (found) {
+    for (const auto& [name, value] : options_.check.defines)
+      if (!known.count(name))
+        diags_.Report(SourceRange{}, DiagKind::UnknownKernelDefine, name, only, name, own.empty() ? "none" : own);
+    return;
+  }
   for (const auto& m : owned_) {
     if (!m->ast) continue;
     for (const ast::Decl* d : m->ast->decls) {

@@ -9,23 +9,20 @@
 // consecutive channels of one input pixel, zero-filled where the pixel
 // lies in the padding or past the tensor, hence C % 8 == 0 and F % 8 == 0.
 //
-// Geometry. An op cannot take integer compile-time parameters and its
-// result dimensions cannot depend on scalar inputs, so stride, padding and
-// dilation are run-time scalars and the output extent P x Q comes, as in
-// cuDNN (y = conv(x, w) + beta * y), from the prior output Y0 whose shape
-// is the output's: out = conv + beta * Y0, and Y0 is not read when
-// beta == 0. Any P, Q are valid (pixels whose window lies entirely in the
-// padding are 0); the usual ones are
+// Geometry. Stride, padding and dilation are run-time scalars, so one
+// compiled kernel serves every geometry; the output size P x Q is a free
+// result dimension (docs/language.md §13), the shape of the output the
+// caller passes. Any P, Q are valid (pixels whose window lies entirely in
+// the padding are 0); the usual ones are
 //   P = (H + 2 * ph - dh * (KH - 1) - 1) / sh + 1, likewise Q.
 
 import std.mma;  // mma_a, mma_b, mma_c
 
-op conv2d<T>(X: T[N, H, W, C], Wt: T[KH, KW, C, F], Y0: f32[N, P, Q, F], beta: f32,
+op conv2d<T>(X: T[N, H, W, C], Wt: T[KH, KW, C, F],
              sh: i32, sw: i32, ph: i32, pw: i32, dh: i32, dw: i32) -> f32[N, P, Q, F] {
-  out[n, p, q, f] = (sum(kh < KH, kw < KW, c < C)
+  out[n, p, q, f] = sum(kh < KH, kw < KW, c < C)
       (p * sh - ph + kh * dh >= 0 && p * sh - ph + kh * dh < H && q * sw - pw + kw * dw >= 0 && q * sw - pw + kw * dw < W)
-        ? f32(X[n, p * sh - ph + kh * dh, q * sw - pw + kw * dw, c]) * f32(Wt[kh, kw, c, f]) : 0.0)
-      + beta * Y0[n, p, q, f];
+        ? f32(X[n, p * sh - ph + kh * dh, q * sw - pw + kw * dw, c]) * f32(Wt[kh, kw, c, f]) : 0.0;
 }
 
 // Four warps as 2 x 2, each a BM/2 x BN/2 fragment tile of the BM x BN
@@ -34,7 +31,7 @@ op conv2d<T>(X: T[N, H, W, C], Wt: T[KH, KW, C, F], Y0: f32[N, P, Q, F], beta: f
 // 16 x BN tiles of the weights, as std.matmul's matmul_tc.
 kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in [64, 128] = 128,
                  STAGES: int in [2, 3] = 3>
-    (X: T[N, H, W, C], Wt: T[KH, KW, C, F], Y0: f32[N, P, Q, F], beta: f32,
+    (X: T[N, H, W, C], Wt: T[KH, KW, C, F],
      sh: i32, sw: i32, ph: i32, pw: i32, dh: i32, dw: i32, Y: f32[N, P, Q, F])
     implements conv2d
     where C % 8 == 0, F % 8 == 0
@@ -116,15 +113,6 @@ kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
       mma(acc, a, b, acc);
     }
   }
-  // beta * Y0 in a pass of its own: a branch per element in the store
-  // loop makes ptxas spill the 64 x 64 tiles on sm_90a.
-  if (beta != 0.0) {
-    for (i, j) in repeat(BM / 32, BN / 16) * mma_c on lane_id {
-      let gi = blockIdx.y * BM + wm + i;
-      let gj = blockIdx.x * BN + wn + j;
-      if (gi < M && gj < F) { acc[i, j] += beta * Y0[pix[wm + i, 0], pix[wm + i, 1], pix[wm + i, 2], gj]; }
-    }
-  }
   for (i, j) in repeat(BM / 32, BN / 16) * mma_c on lane_id {
     let gi = blockIdx.y * BM + wm + i;
     let gj = blockIdx.x * BN + wn + j;
@@ -135,8 +123,8 @@ kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
 // ------------------------------------------------------------ pooling
 //
 // Max and average pooling over windows of kh x kw input pixels, stride
-// (sh, sw), padding (ph, pw); as conv2d, out = pool + beta * Y0, and Y0
-// (whose shape gives P and Q) is not read when beta == 0. The ops state a
+// (sh, sw), padding (ph, pw); as for conv2d, P x Q is the output's shape,
+// given by the caller. The ops state a
 // window as the input pixels inside it (the padding never wins a max and
 // adds nothing to a sum). Average pooling counts the padding in the
 // divisor, as PyTorch's count_include_pad=True: the divisor is the window
@@ -146,21 +134,19 @@ kernel conv2d_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
 // matches ceil_mode's smaller last windows; it is at least 1. A max over a
 // window with no input pixel is -inf.
 
-op maxpool2d<T>(X: T[N, H, W, C], Y0: T[N, P, Q, C], beta: f32,
+op maxpool2d<T>(X: T[N, H, W, C],
                 kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32) -> T[N, P, Q, C] {
   out[n, p, q, c] = (max(h < H, w < W)
       (h >= p * sh - ph && h < p * sh - ph + kh && w >= q * sw - pw && w < q * sw - pw + kw)
-        ? f32(X[n, h, w, c]) : -inf)
-      + beta * f32(Y0[n, p, q, c]);
+        ? f32(X[n, h, w, c]) : -inf);
 }
 
-op avgpool2d<T>(X: T[N, H, W, C], Y0: T[N, P, Q, C], beta: f32,
+op avgpool2d<T>(X: T[N, H, W, C],
                 kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32) -> T[N, P, Q, C] {
   out[n, p, q, c] = (sum(h < H, w < W)
       (h >= p * sh - ph && h < p * sh - ph + kh && w >= q * sw - pw && w < q * sw - pw + kw)
         ? f32(X[n, h, w, c]) : 0.0)
-      / f32(max((min(p * sh - ph + kh, H + ph) - (p * sh - ph)) * (min(q * sw - pw + kw, W + pw) - (q * sw - pw)), 1))
-      + beta * f32(Y0[n, p, q, c]);
+      / f32(max((min(p * sh - ph + kh, H + ph) - (p * sh - ph)) * (min(q * sw - pw + kw, W + pw) - (q * sw - pw)), 1));
 }
 
 // A block of 256 threads as spatial(256 / CT, CT): CT threads along the
@@ -170,11 +156,10 @@ op avgpool2d<T>(X: T[N, H, W, C], Y0: T[N, P, Q, C], beta: f32,
 // chunk lies inside C; element by element at the edge). The launch picks
 // the smallest CT whose CT * 8 channels cover C (CT = 32 and more channel
 // tiles above). V is 8 for f32 too, as a launch condition cannot use
-// sizeof(E) to scale the channels a thread covers. The element type is E,
-// not T: tmc run's -D T=f32 would also set conv2d_tc's T, which has no f32.
-kernel maxpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [4, 8, 16, 32]>
-    (X: E[N, H, W, C], Y0: E[N, P, Q, C], beta: f32,
-     kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32, Y: E[N, P, Q, C])
+// sizeof(T) to scale the channels a thread covers.
+kernel maxpool2d_nhwc<T: type in [f32, f16, bf16], CT: int in [4, 8, 16, 32]>
+    (X: T[N, H, W, C],
+     kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32, Y: T[N, P, Q, C])
     implements maxpool2d
     where CT * 8 >= C || CT == 32
     grid(cdiv(N * P * Q, 256 / CT), cdiv(C, CT * 8)) block(256)
@@ -199,23 +184,17 @@ kernel maxpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [4, 8, 16, 32]>
         }
       }
     }
-    if (beta != 0.0) {
-      for (x, c) in m on threadIdx.x {
-        let ch = blockIdx.y * (CT * V) + c;
-        if (ch < C) { acc[x, c] += beta * f32(Y0[n, p, q, ch]); }
-      }
-    }
     for (x, c) in m on threadIdx.x {
       let ch = blockIdx.y * (CT * V) + c;
-      if (ch < C) { Y[n, p, q, ch] = E(acc[x, c]); }
+      if (ch < C) { Y[n, p, q, ch] = T(acc[x, c]); }
     }
   }
 }
 
 // As maxpool2d_nhwc, summing in f32 and dividing by the padded window.
-kernel avgpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [4, 8, 16, 32]>
-    (X: E[N, H, W, C], Y0: E[N, P, Q, C], beta: f32,
-     kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32, Y: E[N, P, Q, C])
+kernel avgpool2d_nhwc<T: type in [f32, f16, bf16], CT: int in [4, 8, 16, 32]>
+    (X: T[N, H, W, C],
+     kh: i32, kw: i32, sh: i32, sw: i32, ph: i32, pw: i32, Y: T[N, P, Q, C])
     implements avgpool2d
     where CT * 8 >= C || CT == 32
     grid(cdiv(N * P * Q, 256 / CT), cdiv(C, CT * 8)) block(256)
@@ -243,15 +222,9 @@ kernel avgpool2d_nhwc<E: type in [f32, f16, bf16], CT: int in [4, 8, 16, 32]>
       }
     }
     for (x, c) in m on threadIdx.x { acc[x, c] *= inv; }
-    if (beta != 0.0) {
-      for (x, c) in m on threadIdx.x {
-        let ch = blockIdx.y * (CT * V) + c;
-        if (ch < C) { acc[x, c] += beta * f32(Y0[n, p, q, ch]); }
-      }
-    }
     for (x, c) in m on threadIdx.x {
       let ch = blockIdx.y * (CT * V) + c;
-      if (ch < C) { Y[n, p, q, ch] = E(acc[x, c]); }
+      if (ch < C) { Y[n, p, q, ch] = T(acc[x, c]); }
     }
   }
 }

@@ -156,10 +156,12 @@ int CompileAllCandidates(const Options& o) {
       c->capture = std::make_unique<Capture>(*c->sm);
       c->diags = MakeDiags(o, *c->sm, *c->capture);
       CompileOptions copts = FrontendOptions(o);
-      // The -D values are this kernel's: another kernel of the module with
-      // parameters of the same names keeps its own values (else its 'where'
-      // could exclude this candidate).
-      copts.check.defines_kernel = name;
+      // The candidate's values (the -D ones among them) are this kernel's
+      // only: another kernel of the module with parameters of the same
+      // names keeps its own values (else its 'where' could exclude this
+      // candidate). The -D names were checked by the first compile.
+      copts.check.defines.clear();
+      copts.check.defines_kernel.clear();
       for (auto& [p, v] : params) copts.check.kernel_defines[name][p] = v;
       c->comp = std::make_unique<Compilation>(*c->sm, *c->diags, copts);
       c->module = c->comp->CompileFile(path);
