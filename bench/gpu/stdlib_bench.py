@@ -235,8 +235,9 @@ class KernelUse:
 
 class Case:
     def __init__(self, name, group, kernels, inputs, ref, torch_fn=None, compile_fn=None, triton_fn=None,
-                 flops=0, rate=None, no_compile=None, no_triton=None, skip=None):
+                 flops=0, rate=None, no_compile=None, no_triton=None, skip=None, symbols=None):
         self.name, self.group, self.kernels, self.inputs = name, group, kernels, inputs
+        self.symbols = symbols or {}  # shape symbols no input gives (a convolution's P, Q)
         self.skip = skip              # why the case cannot run at all
         self.ref = ref                # (torch, *inputs) -> f32 results, aligned with the kernels' outputs
         self.torch_fn = torch_fn      # (torch, *inputs) -> the result (or a tuple, the first compared)
@@ -389,6 +390,32 @@ def build_cases(small, attention_kernels):
                           [KernelUse("permute102_rows", {"T": dt}, tune=True)],
                           [X3(dt)], lambda t, x: [x.float().transpose(0, 1)],
                           torch_fn=lambda t, x: x.transpose(0, 1).contiguous()))
+    # ResNet-style 3x3 convolutions, NHWC, weights HWIO (torch's OIHW
+    # permuted); pooling 3x3 stride 2.
+    cn, ch, cc, cf = (32, 56, 128, 128) if not small else (2, 8, 16, 16)
+    for dt in ("bf16", "f16"):
+        cases.append(Case(
+            f"conv2d {dt} {cn}x{ch}x{ch}x{cc} 3x3 -> {cf}", "conv",
+            [KernelUse("conv2d_tc", {"T": dt, "BM": 128}, tune=True)],
+            [In((cn, ch, ch, cc), dt), In((3, 3, cc, cf), dt), 1, 1, 1, 1, 1, 1],
+            lambda t, x, w, *g: [F(t).conv2d(x.float().permute(0, 3, 1, 2), w.float().permute(3, 2, 0, 1),
+                                            padding=1).permute(0, 2, 3, 1)],
+            # x.permute is a channels-last view: cuDNN runs NHWC and the
+            # result's permute back to NHWC is a view too (no copy timed).
+            torch_fn=lambda t, x, w, *g: F(t).conv2d(x.permute(0, 3, 1, 2), w.permute(3, 2, 0, 1),
+                                                     padding=1).permute(0, 2, 3, 1),
+            flops=2 * cn * ch * ch * cf * 9 * cc, rate=dt, symbols={"P": ch, "Q": ch},
+            no_compile="cuDNN in either case"))
+    pp = (ch - 1) // 2 + 1  # 3x3, stride 2, padding 1
+    for kind in ("max", "avg"):
+        pool = (lambda k: (lambda t, x, *g: (F(t).max_pool2d if k == "max" else F(t).avg_pool2d)(
+            x.permute(0, 3, 1, 2), 3, 2, 1).permute(0, 2, 3, 1)))(kind)
+        cases.append(Case(
+            f"{kind}pool2d bf16 {cn}x{ch}x{ch}x{cc} 3x3/2", "conv",
+            [KernelUse(f"{kind}pool2d_nhwc", {"T": "bf16"})],
+            [In((cn, ch, ch, cc), "bf16"), 3, 3, 2, 2, 1, 1],
+            (lambda p: lambda t, x, *g: [p(t, x.float())])(pool),
+            torch_fn=pool, symbols={"P": pp, "Q": pp}))
     return cases
 
 
@@ -491,7 +518,7 @@ def output_names(sig):
     return set(marked) if marked else set(tensors[-1:])
 
 
-def bind(rt, cand, inputs, make_output):
+def bind(rt, cand, inputs, make_output, given=None):
     """The tmc_arg array for `cand` with `inputs` (tensors and scalars, in the
     order of the kernel's inputs), outputs made by make_output(shape, dtype)
     from the metadata's shape formulas. Returns (args, outputs)."""
@@ -501,7 +528,7 @@ def bind(rt, cand, inputs, make_output):
     if len(ins) != len(inputs):
         raise LaunchRefused(f"the case gives {len(inputs)} inputs, kernel '{cand.kernel}' takes {len(ins)}: "
                             + ", ".join(p["name"] for p in ins))
-    symbols = {}
+    symbols = dict(given or {})
     it = iter(inputs)
     values = {}
     for p in ins:
@@ -773,7 +800,7 @@ class Bench:
         bound, refused = [], []
         for c in cands:
             try:
-                args, outs = bind(self.rt, c, inputs, make_output)
+                args, outs = bind(self.rt, c, inputs, make_output, case.symbols)
                 self.rt.check(c.meta_text, c.kernel, args)
                 bound.append((c, args, outs))
                 if not use.tune:
@@ -917,7 +944,7 @@ def dry_run(args, rt, prepared, cases):
             ok, refused = [], []
             for c in cands:
                 try:
-                    a, outs = bind(rt, c, inputs, lambda shape, dtype: FakeTensor(shape, dtype))
+                    a, outs = bind(rt, c, inputs, lambda shape, dtype: FakeTensor(shape, dtype), case.symbols)
                     grid, block = rt.check(c.meta_text, c.kernel, a)
                     ok.append((c, grid, block, outs))
                 except LaunchRefused as e:
