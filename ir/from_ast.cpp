@@ -477,6 +477,13 @@ class Lowering {
     auto i32 = [](int64_t v) { return IntImm::Make(ScalarKind::I32, v); };
     Expr lane = Binary::Make(BinaryOp::Mod, Call::Make(ScalarKind::I32, Intrinsic::ThreadIdxX, {}), i32(32));
     Expr lane_row = Binary::Make(BinaryOp::Mod, lane, i32(8));
+    // Of a tile whose columns are contiguous (col-major, strided(1, S)) the
+    // instruction reads columns: lane l gives column l % 8, and the
+    // matrices it loads are the transposed ones, so .trans flips.
+    const Buffer& sb = *s.buffer;
+    bool by_columns = sb.layout == LayoutKind::ColMajor ||
+                      (sb.layout == LayoutKind::Strided && sb.layout_args.size() == 2 &&
+                       AsConstInt(sb.layout_args[0]) == 1 && AsConstInt(sb.layout_args[1]) != 1);
     Expr matrix = Binary::Make(BinaryOp::Div, lane, i32(8));
     std::vector<Expr> calls;
     const auto& p = x.pieces;
@@ -492,11 +499,13 @@ class Lowering {
         cols.push_back(p[i + k].col);
       }
       Expr row = PickByMatrix(m, rows), col = PickByMatrix(m, cols);
-      row = Binary::Make(BinaryOp::Add, Binary::Make(BinaryOp::Add, row0, row), lane_row);
+      row = Binary::Make(BinaryOp::Add, row0, row);
       col = Binary::Make(BinaryOp::Add, col0, col);
+      if (by_columns) col = Binary::Make(BinaryOp::Add, col, lane_row);
+      else row = Binary::Make(BinaryOp::Add, row, lane_row);
       calls.push_back(Call::Make(kVoid, Intrinsic::LdMatrix,
                                  {Load::Make(s.buffer, s.Full({row, col})), RegisterAt(x, p[i].reg),
-                                  i32(int64_t(n)), i32(p[i].trans ? 1 : 0)},
+                                  i32(int64_t(n)), i32(p[i].trans != by_columns ? 1 : 0)},
                                  nullptr, {x.buffer}));
       i += n;
     }

@@ -448,18 +448,47 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
     }
     ok = !s.IsError() && ok;
     for (size_t i = 2; i < 4; ++i) ok = !CheckConverted(e->args[i], ScalarKind::I32, "argument").IsError() && ok;
-    // Every row ldmatrix reads is 16 bytes and must start 16-byte aligned:
-    // rows of a row-major tile a multiple of 16 bytes apart, and a column
-    // that is a multiple of 8 (checked at run time by tmc run otherwise).
-    if (ok && s.type->layout.kind == Layout::Kind::RowMajor && s.type->dims[1].is_const &&
-        s.type->dims[1].value * 2 % 16 != 0) {
-      diags_.Report(e->args[1]->range, DiagKind::LdMatrixRowStride, ast::PrintExpr(e->args[1]), s.type->dims[1].value * 2);
-      ok = false;
-    }
-    auto col = module_.constants.find(e->args[3]);
-    if (ok && col != module_.constants.end() && col->second.kind == ConstValue::Kind::Int && col->second.i % 8 != 0) {
-      diags_.Report(e->args[3]->range, DiagKind::LdMatrixColumn, col->second.i);
-      ok = false;
+    // Every row ldmatrix reads is 8 contiguous elements, 16 bytes, that
+    // must start 16-byte aligned. Of a tile whose rows are contiguous
+    // (row-major, strided(S, 1), a swizzle of 8-element chunks or more)
+    // it reads rows: rows a multiple of 16 bytes apart, and a column that
+    // is a multiple of 8. Of one whose columns are contiguous (col-major,
+    // strided(1, S)) it reads columns, which loads the transposed matrices
+    // (the compiler flips .trans): columns 16 bytes apart, a row that is a
+    // multiple of 8. What is not constant is checked at run time by tmc run.
+    if (ok) {
+      const Layout& L = s.type->layout;
+      auto arg = [&](size_t i) -> std::optional<int64_t> {
+        if (i < L.args.size() && L.args[i].is_const) return L.args[i].value;
+        return std::nullopt;
+      };
+      bool rows = L.kind == Layout::Kind::RowMajor || (L.kind == Layout::Kind::Strided && arg(1) == 1) ||
+                  (L.kind == Layout::Kind::Swizzle && arg(1) >= 3);
+      bool cols = !rows && (L.kind == Layout::Kind::ColMajor || (L.kind == Layout::Kind::Strided && arg(0) == 1));
+      std::optional<int64_t> pitch;  // elements between the rows (columns) read
+      if (L.kind == Layout::Kind::RowMajor || L.kind == Layout::Kind::Swizzle) {
+        if (s.type->dims[1].is_const) pitch = s.type->dims[1].value;
+      } else if (L.kind == Layout::Kind::ColMajor) {
+        if (s.type->dims[0].is_const) pitch = s.type->dims[0].value;
+      } else if (L.kind == Layout::Kind::Strided) {
+        pitch = rows ? arg(0) : arg(1);
+      }
+      if (!rows && !cols) {
+        std::string text = L.kind == Layout::Kind::Strided ? "strided(" : L.kind == Layout::Kind::Swizzle ? "swizzle(" : "";
+        for (size_t i = 0; i < L.args.size(); ++i) text += (i ? ", " : "") + L.args[i].ToString();
+        diags_.Report(e->args[1]->range, DiagKind::LdMatrixLayout, ast::PrintExpr(e->args[1]), text + ")");
+        ok = false;
+      } else if (pitch && *pitch * 2 % 16 != 0) {
+        diags_.Report(e->args[1]->range, rows ? DiagKind::LdMatrixRowStride : DiagKind::LdMatrixColumnStride,
+                      ast::PrintExpr(e->args[1]), *pitch * 2);
+        ok = false;
+      }
+      const ast::Expr* along = e->args[rows ? 3 : 2];
+      auto c = module_.constants.find(along);
+      if (ok && c != module_.constants.end() && c->second.kind == ConstValue::Kind::Int && c->second.i % 8 != 0) {
+        diags_.Report(along->range, rows ? DiagKind::LdMatrixColumn : DiagKind::LdMatrixRow, c->second.i);
+        ok = false;
+      }
     }
     return ok ? void_info : ErrorInfo();
   }

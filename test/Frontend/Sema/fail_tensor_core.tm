@@ -127,3 +127,24 @@ kernel k() block(32) {
   ldmatrix(a, t, 0, 4);  // expected-error {{ldmatrix reads 16-byte rows that must be 16-byte aligned: column 4 is not a multiple of 8 elements}}
   ldmatrix(a, t, 0, 8);
 }
+
+// -----
+// Of a tile whose columns are contiguous ldmatrix reads columns (the
+// transposed matrices); a tile with neither contiguous cannot be read.
+
+import std.mma;
+
+kernel k() block(32) {
+  shared c: f16[20, 16] col_major;
+  shared d: f16[16, 16] strided(1, 24);
+  shared e: f16[16, 16] strided(24, 2);
+  shared f: f16[16, 16] swizzle(1, 2, 3);
+  shared g: f16[16, 16] swizzle(1, 3, 3);
+  register a: f16[16, 16] by mma_a;
+  ldmatrix(a, c, 0, 0);  // expected-error {{ldmatrix reads the 16-byte columns of a column-contiguous tile, which must be 16-byte aligned, but columns of 'c' are 40 bytes apart (pad each column to a multiple of 8 elements)}}
+  ldmatrix(a, d, 4, 0);  // expected-error {{ldmatrix reads the 16-byte columns of a column-contiguous tile, which must be 16-byte aligned: row 4 is not a multiple of 8 elements}}
+  ldmatrix(a, d, 0, 4);
+  ldmatrix(a, e, 0, 0);  // expected-error {{ldmatrix reads 8 contiguous elements at a time, but neither the rows nor the columns of 'e' (strided(24, 2)) are contiguous}}
+  ldmatrix(a, f, 0, 0);  // expected-error {{ldmatrix reads 8 contiguous elements at a time, but neither the rows nor the columns of 'f' (swizzle(1, 2, 3)) are contiguous}}
+  ldmatrix(a, g, 0, 0);
+}
