@@ -30,7 +30,7 @@ kernel local_array<S: int in [8, 100000, 200000]>(X: f32[N], Y: f32[N]) implemen
 // Each function fits the limit, but a kernel and the function it calls
 // need more than the CPU executor's 1 MiB fiber stack together: a clear
 // error with exit code 1, not a crash or a corrupted neighbour.
-// RUN: not %tmc run %s --kernel nested --shape N=100 -D S=8 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// RUN: not %tmc run %s --kernel nested --shape N=100 2>&1 | FileCheck %s --check-prefix=OVERFLOW
 // OVERFLOW: tmc: error: thread 0 of block ({{[0-9]}}, 0, 0) in kernel 'nested' overflowed its 1024 KiB stack on the CPU executor: its register arrays and local variables are too large
 
 func deeper(X: f32[N], t: i32) -> f32 {
