@@ -1,10 +1,16 @@
 // std.matmul: matrix products on tensor cores (f16 and bf16 inputs, f32
 // accumulation). 2 x WN warps each own a BM/2 x BN/WN fragment tile of the
 // BM x BN block tile; a STAGES-deep pipeline of zero-filling cp_async
-// copies stages BM x 16 tiles of A and 16 x BN tiles of B in shared memory
-// (rows padded by 8 elements: ldmatrix and the copies are free of bank
-// conflicts); ldmatrix x4 loads A, x4.trans loads B from its row-major
-// K x N tile. Rows of A and B must be 16-byte aligned (K and N multiples
+// copies stages BM x 16 tiles of A and 16 x BN tiles of B in shared
+// memory, laid out so that ldmatrix and the copies are free of bank
+// conflicts (an 8 x 8 matrix's eight 16-byte rows must fall in distinct
+// bank groups): A's tile is swizzled, its two 16-byte chunks per row
+// swapping every 4 rows (swizzle(1, 3, 3): bit 6 of the offset, row bit 2,
+// flips bit 3, the chunk), which saves the 8 elements of padding per row
+// that BM rows would cost; B's 16 rows are padded by 8 elements (256
+// bytes a stage; swizzling both costs ptxas more registers than it
+// has for the 64 x 64 warp tiles with 4 stages). ldmatrix x4 loads A,
+// x4.trans loads B from its row-major K x N tile. Rows of A and B must be 16-byte aligned (K and N multiples
 // of 8) for the 16-byte copies; M, N and K need not divide the tiles.
 // The same main loop serves three kernels: f32 results written from the
 // fragments (matmul_tc), T results through a shared tile as 16-byte rows
@@ -29,7 +35,7 @@ kernel matmul_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
     where 32 * WN <= BM, 32 * WN <= BN, BM * BN <= 8192 * WN
     grid(cdiv(N, BN), cdiv(M, BM)) block(64 * WN)
 {
-  shared sa: T[STAGES, BM, 24];
+  shared sa: T[STAGES, BM, 16] swizzle(1, 3, 3);
   shared sb: T[STAGES, 16, BN + 8];
   register acc: f32[BM / 2, BN / WN] by repeat(BM / 32, BN / (8 * WN)) * mma_c;
   register a: T[BM / 2, 16] by repeat(BM / 32, 1) * mma_a;
@@ -85,7 +91,7 @@ kernel matmul_tc_t<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int i
     grid(cdiv(N, BN), cdiv(M, BM)) block(64 * WN)
 {
   shared so: T[BM, BN + 8];
-  shared sa: T[STAGES, BM, 24];
+  shared sa: T[STAGES, BM, 16] swizzle(1, 3, 3);
   shared sb: T[STAGES, 16, BN + 8];
   register acc: f32[BM / 2, BN / WN] by repeat(BM / 32, BN / (8 * WN)) * mma_c;
   register a: T[BM / 2, 16] by repeat(BM / 32, 1) * mma_a;
@@ -142,7 +148,7 @@ kernel bmm_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in [64
   let Az = A[blockIdx.z];
   let Bz = B[blockIdx.z];
   let Cz = C[blockIdx.z];
-  shared sa: T[STAGES, BM, 24];
+  shared sa: T[STAGES, BM, 16] swizzle(1, 3, 3);
   shared sb: T[STAGES, 16, BN + 8];
   register acc: f32[BM / 2, BN / WN] by repeat(BM / 32, BN / (8 * WN)) * mma_c;
   register a: T[BM / 2, 16] by repeat(BM / 32, 1) * mma_a;

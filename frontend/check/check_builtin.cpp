@@ -678,6 +678,12 @@ ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
         diags_.Report(e->args[i]->range, DiagKind::FuncArgScope, i + 1, e->callee.name,
                       want_scope == MemScope::Shared ? "a shared tensor" : "a global tensor", a.type->ToString());
         ok = false;
+      } else if (a.type->layout.kind != Layout::Kind::RowMajor) {
+        // The function indexes its parameter row-major.
+        const Layout::Kind k = a.type->layout.kind;
+        diags_.Report(e->args[i]->range, DiagKind::FuncArgLayout, i + 1, e->callee.name,
+                      k == Layout::Kind::ColMajor ? "col_major" : k == Layout::Kind::Strided ? "strided" : "swizzle");
+        ok = false;
       }
       continue;
     }

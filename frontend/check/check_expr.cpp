@@ -311,7 +311,22 @@ std::optional<Checker::IndexOperands> Checker::CheckIndexOperands(ast::IndexExpr
   // f16[128, 32] (docs/language.md, "Views").
   out.is_view = body_ != BodyKind::Op && !out.indices.empty() && out.indices.size() < bt->Rank() &&
                 bt->scope != MemScope::Register;
-  if (out.is_view && bt->layout.kind != Layout::Kind::RowMajor) {
+  // A view of a swizzled tensor is one when it spans whole swizzle
+  // periods (2^(B + M + S) elements): its elements then swizzle as the
+  // view's own offsets do (`sa[stage]` of `T[STAGES, 128, 32] swizzle(...)`).
+  bool whole_periods = false;
+  if (out.is_view && bt->layout.kind == Layout::Kind::Swizzle && bt->layout.args.size() == 3) {
+    int64_t span = 1;
+    bool known = true;
+    for (size_t d = out.indices.size(); d < bt->Rank(); ++d) {
+      known = known && bt->dims[d].is_const;
+      span *= bt->dims[d].is_const ? bt->dims[d].value : 1;
+    }
+    int64_t bits = 0;
+    for (const Dim& a : bt->layout.args) bits += a.is_const ? a.value : 64;
+    whole_periods = known && bits < 62 && span % (int64_t{1} << bits) == 0;
+  }
+  if (out.is_view && bt->layout.kind != Layout::Kind::RowMajor && !whole_periods) {
     const char* layout = bt->layout.kind == Layout::Kind::ColMajor ? "col_major"
                          : bt->layout.kind == Layout::Kind::Strided ? "strided"
                                                                     : "swizzled";

@@ -97,9 +97,11 @@ kernel k8(X: f32[N]) implements one block(32) { // expected-error {{kernel 'k8' 
 // -----
 // Views: fewer indices than dimensions select a row-major sub-tensor.
 
+func f(x: shared f32[16, 16]) { x[0, 0] = 1.0; }
 kernel k(A: f32[M, K]) block(32) {
   shared s: f32[3, 16, 16];
   shared t: f32[16, 16] col_major;
+  shared sw: f32[2, 16, 16] swizzle(1, 3, 3);
   register r: f32[4, 4];
   let v = s[1];
   v[0, 0] = A[0, 0];
@@ -107,6 +109,12 @@ kernel k(A: f32[M, K]) block(32) {
   let x = v[0, 16];        // expected-error {{index 16 is out of bounds for dimension 1 of extent 16}}
   let y = s[3];            // expected-error {{index 3 is out of bounds for dimension 0 of extent 3}}
   let w = t[0];            // expected-error {{a view of 't' needs a row-major tensor, not a col_major one}}
+  // A view of a swizzled tensor must span whole swizzle periods (2^(1+3+3) = 128 elements).
+  let g = sw[1];
+  g[3, 4] = A[0, 0];
+  let h = sw[1, 2];        // expected-error {{a view of 'sw' needs a row-major tensor, not a swizzled one}}
+  f(sw[1]);                // expected-error {{argument 1 of 'f' must be a row-major tensor (a function indexes its tensor parameters row-major), got a swizzle one}}
+  f(t);                    // expected-error {{argument 1 of 'f' must be a row-major tensor (a function indexes its tensor parameters row-major), got a col_major one}}
   let z = r[0];            // expected-error {{'r' has rank 2 but is indexed with 1 index}}
   let q = v + 1.0;         // expected-error {{}}
 }
