@@ -1,9 +1,11 @@
 // std.elementwise: element-wise and broadcast operators on rows, with
 // kernels for f32, f16 and bf16. A block of 256 threads covers 256 * V
-// columns of one row; each thread handles V contiguous elements, which
-// the compiler turns into one 16-byte load and store (V = 8 for 16-bit
-// types, 4 for f32) when the row length allows it, and element by element
-// in the tail. The math runs in f32.
+// columns of one row; each thread handles V contiguous elements, which the
+// compiler turns into one 16-byte load and store (V = 8 for 16-bit types,
+// 4 for f32) when the row length allows it, and element by element in the
+// tail. The math runs in f32. The grid is one-dimensional (the row's
+// blocks, row after row), so R may exceed the 65535 blocks of a grid's y
+// extent.
 
 import std.nn;  // ops relu, gelu (erf), add_bias
 
@@ -31,111 +33,129 @@ op minimum<T>(X: T[R, C], Y: T[RY, CY]) -> T[R, C] { out[i, j] = min(X[i, j], Y[
 op cast<T, U>(X: T[R, C]) -> U[R, C] { out[i, j] = X[i, j]; }
 
 kernel relu_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements relu grid(cdiv(C, 256 * V), R) block(256)
+    implements relu grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(max(f32(X[blockIdx.y, c]), 0.0)); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(max(f32(X[row, c]), 0.0)); }
   }
 }
 
 kernel gelu_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements gelu grid(cdiv(C, 256 * V), R) block(256)
+    implements gelu grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   // Loads, math, stores in separate loops: the math's calls would
   // otherwise split the accesses that become one vector access.
   register v: f32[256 * V] by spatial(256) * repeat(V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    v[i] = c < C ? f32(X[blockIdx.y, c]) : 0.0;
+    let c = cb * 256 * V + i;
+    v[i] = c < C ? f32(X[row, c]) : 0.0;
   }
   for i in spatial(256) * repeat(V) on threadIdx.x { v[i] = gelu_erf(v[i]); }
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(v[i]); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(v[i]); }
   }
 }
 
 kernel gelu_tanh_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements gelu_approx grid(cdiv(C, 256 * V), R) block(256)
+    implements gelu_approx grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   // Loads, math, stores in separate loops: the math's calls would
   // otherwise split the accesses that become one vector access.
   register v: f32[256 * V] by spatial(256) * repeat(V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    v[i] = c < C ? f32(X[blockIdx.y, c]) : 0.0;
+    let c = cb * 256 * V + i;
+    v[i] = c < C ? f32(X[row, c]) : 0.0;
   }
   for i in spatial(256) * repeat(V) on threadIdx.x { v[i] = gelu_tanh(v[i]); }
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(v[i]); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(v[i]); }
   }
 }
 
 kernel silu_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements silu_op grid(cdiv(C, 256 * V), R) block(256)
+    implements silu_op grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(silu(f32(X[blockIdx.y, c]))); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(silu(f32(X[row, c]))); }
   }
 }
 
 kernel sigmoid_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements sigmoid_op grid(cdiv(C, 256 * V), R) block(256)
+    implements sigmoid_op grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(sigmoid(f32(X[blockIdx.y, c]))); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(sigmoid(f32(X[row, c]))); }
   }
 }
 
 kernel tanh_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements tanh_op grid(cdiv(C, 256 * V), R) block(256)
+    implements tanh_op grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   register v: f32[256 * V] by spatial(256) * repeat(V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    v[i] = c < C ? f32(X[blockIdx.y, c]) : 0.0;
+    let c = cb * 256 * V + i;
+    v[i] = c < C ? f32(X[row, c]) : 0.0;
   }
   for i in spatial(256) * repeat(V) on threadIdx.x { v[i] = tanh(v[i]); }
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(v[i]); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(v[i]); }
   }
 }
 
 kernel exp_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements exp_op grid(cdiv(C, 256 * V), R) block(256)
+    implements exp_op grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   register v: f32[256 * V] by spatial(256) * repeat(V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    v[i] = c < C ? f32(X[blockIdx.y, c]) : 0.0;
+    let c = cb * 256 * V + i;
+    v[i] = c < C ? f32(X[row, c]) : 0.0;
   }
   for i in spatial(256) * repeat(V) on threadIdx.x { v[i] = exp(v[i]); }
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(v[i]); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(v[i]); }
   }
 }
 
 kernel abs_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements abs_op grid(cdiv(C, 256 * V), R) block(256)
+    implements abs_op grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(abs(f32(X[blockIdx.y, c]))); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(abs(f32(X[row, c]))); }
   }
 }
 
 kernel neg_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y: T[R, C])
-    implements neg_op grid(cdiv(C, 256 * V), R) block(256)
+    implements neg_op grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(-f32(X[blockIdx.y, c])); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(-f32(X[row, c])); }
   }
 }
 
@@ -147,15 +167,17 @@ kernel neg_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], Y
 kernel add_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
     X: T[R, C], Y: T[RY, CY], Z: T[R, C])
     implements add where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
-    grid(cdiv(C, 256 * V), R) block(256)
+    grid(cdiv(C, 256 * V) * R) block(256)
 {
-  let ry = RB ? 0 : blockIdx.y;
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
+  let ry = RB ? 0 : row;
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
+    let c = cb * 256 * V + i;
     if (c < C) {
-      let a = f32(X[blockIdx.y, c]);
+      let a = f32(X[row, c]);
       let b = f32(Y[ry, CB ? 0 : c]);
-      Z[blockIdx.y, c] = T(a + b);
+      Z[row, c] = T(a + b);
     }
   }
 }
@@ -163,15 +185,17 @@ kernel add_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [
 kernel sub_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
     X: T[R, C], Y: T[RY, CY], Z: T[R, C])
     implements sub where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
-    grid(cdiv(C, 256 * V), R) block(256)
+    grid(cdiv(C, 256 * V) * R) block(256)
 {
-  let ry = RB ? 0 : blockIdx.y;
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
+  let ry = RB ? 0 : row;
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
+    let c = cb * 256 * V + i;
     if (c < C) {
-      let a = f32(X[blockIdx.y, c]);
+      let a = f32(X[row, c]);
       let b = f32(Y[ry, CB ? 0 : c]);
-      Z[blockIdx.y, c] = T(a - b);
+      Z[row, c] = T(a - b);
     }
   }
 }
@@ -179,15 +203,17 @@ kernel sub_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [
 kernel mul_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
     X: T[R, C], Y: T[RY, CY], Z: T[R, C])
     implements mul where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
-    grid(cdiv(C, 256 * V), R) block(256)
+    grid(cdiv(C, 256 * V) * R) block(256)
 {
-  let ry = RB ? 0 : blockIdx.y;
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
+  let ry = RB ? 0 : row;
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
+    let c = cb * 256 * V + i;
     if (c < C) {
-      let a = f32(X[blockIdx.y, c]);
+      let a = f32(X[row, c]);
       let b = f32(Y[ry, CB ? 0 : c]);
-      Z[blockIdx.y, c] = T(a * b);
+      Z[row, c] = T(a * b);
     }
   }
 }
@@ -195,15 +221,17 @@ kernel mul_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [
 kernel div_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
     X: T[R, C], Y: T[RY, CY], Z: T[R, C])
     implements div where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
-    grid(cdiv(C, 256 * V), R) block(256)
+    grid(cdiv(C, 256 * V) * R) block(256)
 {
-  let ry = RB ? 0 : blockIdx.y;
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
+  let ry = RB ? 0 : row;
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
+    let c = cb * 256 * V + i;
     if (c < C) {
-      let a = f32(X[blockIdx.y, c]);
+      let a = f32(X[row, c]);
       let b = f32(Y[ry, CB ? 0 : c]);
-      Z[blockIdx.y, c] = T(a / b);
+      Z[row, c] = T(a / b);
     }
   }
 }
@@ -211,15 +239,17 @@ kernel div_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [
 kernel maximum_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
     X: T[R, C], Y: T[RY, CY], Z: T[R, C])
     implements maximum where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
-    grid(cdiv(C, 256 * V), R) block(256)
+    grid(cdiv(C, 256 * V) * R) block(256)
 {
-  let ry = RB ? 0 : blockIdx.y;
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
+  let ry = RB ? 0 : row;
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
+    let c = cb * 256 * V + i;
     if (c < C) {
-      let a = f32(X[blockIdx.y, c]);
+      let a = f32(X[row, c]);
       let b = f32(Y[ry, CB ? 0 : c]);
-      Z[blockIdx.y, c] = T(max(a, b));
+      Z[row, c] = T(max(a, b));
     }
   }
 }
@@ -227,35 +257,41 @@ kernel maximum_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool 
 kernel minimum_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8, RB: bool in [false, true], CB: bool in [false, true]>(
     X: T[R, C], Y: T[RY, CY], Z: T[R, C])
     implements minimum where (RB && RY == 1 || !RB && RY == R) && (CB && CY == 1 || !CB && CY == C)
-    grid(cdiv(C, 256 * V), R) block(256)
+    grid(cdiv(C, 256 * V) * R) block(256)
 {
-  let ry = RB ? 0 : blockIdx.y;
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
+  let ry = RB ? 0 : row;
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
+    let c = cb * 256 * V + i;
     if (c < C) {
-      let a = f32(X[blockIdx.y, c]);
+      let a = f32(X[row, c]);
       let b = f32(Y[ry, CB ? 0 : c]);
-      Z[blockIdx.y, c] = T(min(a, b));
+      Z[row, c] = T(min(a, b));
     }
   }
 }
 
 // Broadcast: a bias row added to every row.
 kernel add_bias_rows<T: type in [f32, f16, bf16], V: int in [4, 8] = 8>(X: T[R, C], b: T[C], Y: T[R, C])
-    implements add_bias grid(cdiv(C, 256 * V), R) block(256)
+    implements add_bias grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = T(f32(X[blockIdx.y, c]) + f32(b[c])); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = T(f32(X[row, c]) + f32(b[c])); }
   }
 }
 
 // Conversions between the float types (rounded to nearest even).
 kernel cast_rows<T: type in [f32, f16, bf16], U: type in [f32, f16, bf16] = f16, V: int in [4, 8] = 8>(
-    X: T[R, C], Y: U[R, C]) implements cast grid(cdiv(C, 256 * V), R) block(256)
+    X: T[R, C], Y: U[R, C]) implements cast grid(cdiv(C, 256 * V) * R) block(256)
 {
+  let row = blockIdx.x / cdiv(C, 256 * V);
+  let cb = blockIdx.x % cdiv(C, 256 * V);
   for i in spatial(256) * repeat(V) on threadIdx.x {
-    let c = blockIdx.x * 256 * V + i;
-    if (c < C) { Y[blockIdx.y, c] = U(X[blockIdx.y, c]); }
+    let c = cb * 256 * V + i;
+    if (c < C) { Y[row, c] = U(X[row, c]); }
   }
 }
