@@ -60,15 +60,19 @@ void Checker::BindShapeSymbols(const std::vector<ast::Param>& params) {
         diags_.Report(d->range, DiagKind::TypeParamAsDim, name->name);
         continue;
       }
-      Symbol s;
-      s.kind = Symbol::Kind::ShapeSymbol;
-      s.name = name->name;
-      s.decl_range = d->range;
-      s.type = types_.Scalar(ScalarKind::I32);
-      s.used = true;
-      scope_->Insert(std::move(s));
+      DeclareShapeSymbol(name->name, d->range);
     }
   }
+}
+
+void Checker::DeclareShapeSymbol(const std::string& name, SourceRange range) {
+  Symbol s;
+  s.kind = Symbol::Kind::ShapeSymbol;
+  s.name = name;
+  s.decl_range = range;
+  s.type = types_.Scalar(ScalarKind::I32);
+  s.used = true;
+  scope_->Insert(std::move(s));
 }
 
 std::optional<Dim> Checker::ResolveDim(ast::Expr* e, std::string_view what) {
@@ -342,13 +346,7 @@ const Type* Checker::ResolveResultType(const ast::TypeSpec& result, bool allow_f
     if (allow_free) {
       // An op's result dimension that no input determines (a convolution's
       // output size): a shape symbol the caller gives with the result.
-      Symbol s;
-      s.kind = Symbol::Kind::ShapeSymbol;
-      s.name = n->name;
-      s.decl_range = d->range;
-      s.type = types_.Scalar(ScalarKind::I32);
-      s.used = true;
-      scope_->Insert(std::move(s));
+      DeclareShapeSymbol(n->name, d->range);
       continue;
     }
     diags_.Report(d->range, DiagKind::UnboundResultDim, n->name);

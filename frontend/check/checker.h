@@ -156,6 +156,7 @@ class Checker {
 
   // check_type.cpp
   void BindShapeSymbols(const std::vector<ast::Param>& params);
+  void DeclareShapeSymbol(const std::string& name, SourceRange range);
   const Type* ResolveType(const ast::TypeSpec& spec, MemScope scope);
   /// A dimension-like extent (`what`: "tensor dimension", a stride, ...).
   std::optional<Dim> ResolveDim(ast::Expr* e, std::string_view what);
