@@ -31,8 +31,9 @@ kernel matmul_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in 
     implements matmul_acc
     // Each copy round covers the tile (2 * BM and 2 * BN chunks of 16
     // bytes for 64 * WN threads); a warp's accumulators fit in 128
-    // registers (a 64 x 64 fragment tile).
-    where 32 * WN <= BM, 32 * WN <= BN, BM * BN <= 8192 * WN
+    // registers (a 64 x 64 fragment tile); rows of A and B are whole
+    // 16-byte chunks (a launch condition: the runtime refuses others).
+    where 32 * WN <= BM, 32 * WN <= BN, BM * BN <= 8192 * WN, K % 8 == 0, N % 8 == 0
     grid(cdiv(N, BN), cdiv(M, BM)) block(64 * WN)
 {
   shared sa: T[STAGES, BM, 16] swizzle(1, 3, 3);
@@ -86,8 +87,9 @@ kernel matmul_tc_t<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int i
     implements matmul
     // Each copy round covers the tile (2 * BM and 2 * BN chunks of 16
     // bytes for 64 * WN threads); a warp's accumulators fit in 128
-    // registers (a 64 x 64 fragment tile).
-    where 32 * WN <= BM, 32 * WN <= BN, BM * BN <= 8192 * WN
+    // registers (a 64 x 64 fragment tile); rows of A and B are whole
+    // 16-byte chunks (a launch condition: the runtime refuses others).
+    where 32 * WN <= BM, 32 * WN <= BN, BM * BN <= 8192 * WN, K % 8 == 0, N % 8 == 0
     grid(cdiv(N, BN), cdiv(M, BM)) block(64 * WN)
 {
   shared so: T[BM, BN + 8];
@@ -141,8 +143,9 @@ kernel bmm_tc<T: type in [f16, bf16], BM: int in [64, 128] = 128, BN: int in [64
     implements bmm_acc
     // Each copy round covers the tile (2 * BM and 2 * BN chunks of 16
     // bytes for 64 * WN threads); a warp's accumulators fit in 128
-    // registers (a 64 x 64 fragment tile).
-    where 32 * WN <= BM, 32 * WN <= BN, BM * BN <= 8192 * WN
+    // registers (a 64 x 64 fragment tile); rows of A and B are whole
+    // 16-byte chunks (a launch condition: the runtime refuses others).
+    where 32 * WN <= BM, 32 * WN <= BN, BM * BN <= 8192 * WN, K % 8 == 0, N % 8 == 0
     grid(cdiv(N, BN), cdiv(M, BM), BS) block(64 * WN)
 {
   let Az = A[blockIdx.z];

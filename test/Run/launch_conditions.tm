@@ -19,8 +19,8 @@
 // MID: result:     PASS
 // BIG: kernel:     softmax_row (cpu, C=10000, R=2), candidate BC=16384 chosen at launch
 // BIG: result:     PASS
-// NONE: error: no candidate of kernel 'softmax_row' serves these shapes (tried BC=256; BC=1024; BC=4096; BC=16384): (16384 >= C) does not hold for the last
-// FIXED: error: no candidate of kernel 'softmax_row' serves these shapes (tried BC=1024): (1024 >= C) does not hold for the last
+// NONE: error: no candidate of kernel 'softmax_row' serves these shapes (C=20000, R=2); tried BC=256; BC=1024; BC=4096; BC=16384: (16384 >= C) does not hold for the last
+// FIXED: error: kernel 'softmax_row' does not serve these shapes (C=2000, R=2): (1024 >= C) does not hold, and no compile-time parameter changes it
 // JSON: "compile_time": "BC=1024",
 // META: "shared_bytes": 1056,
 // META: "compile_time": {"BC": 256},

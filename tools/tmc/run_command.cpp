@@ -14,15 +14,18 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <regex>
 #include <tuple>
 
 #include "codegen/cpu/cpu_jit.h"
 #include "codegen/cpu/op_reference_jit.h"
+#include "frontend/ast/ast_printer.h"
 #include "frontend/compilation.h"
 #include "ir/from_ast.h"
 #include "ir/printer.h"
 #include "ir/reference_eval.h"
 #include "ir/transforms/pipeline.h"
+#include "ir/transforms/simplify.h"
 #include "runtime/cpu/cpu_executor.h"
 #include "runtime/half.h"
 #include "runtime/kernel_signature.h"
@@ -273,19 +276,23 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
 // The launch conditions of `fn` (`where BC >= C`) for the shapes given by
 // name; true when they hold or cannot be evaluated (a missing shape is
 // reported later). `failed` receives the first that does not hold.
-bool ConditionsHold(const ir::Function& fn, const std::map<std::string, int64_t>& shapes, std::string* failed) {
+bool ConditionsHold(const ir::Function& fn, const std::map<std::string, int64_t>& shapes, std::string* failed,
+                    size_t* failed_index = nullptr) {
   std::map<const ir::Var*, int64_t> vars;
   for (const ir::Param& p : fn.params)
     if (p.is_shape_symbol)
       if (auto it = shapes.find(p.var->name); it != shapes.end()) vars[p.var.get()] = it->second;
-  for (const Expr& c : fn.launch_conditions) {
+  for (size_t i = 0; i < fn.launch_conditions.size(); ++i) {
+    const Expr& c = fn.launch_conditions[i];
     std::string why;
     std::optional<int64_t> v = EvalInt(c, vars, &why);
     // A missing shape is reported later; a condition that divides by zero
     // or overflows for these shapes does not hold (as at a launch).
     if (!v && why.find("not known") != std::string::npos) continue;
     if (!v || *v == 0) {
-      *failed = ir::Print(c) + (v ? "" : " (it " + why + ")");
+      // As the metadata states it: `(true && (RY == 1)) || ...` simplified.
+      *failed = ir::Print(ir::SimplifyExpr(c)) + (v ? "" : " (it " + why + ")");
+      if (failed_index) *failed_index = i;
       return false;
     }
   }
@@ -439,10 +446,26 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   std::unique_ptr<DiagnosticEngine> chosen_diags;
   std::unique_ptr<Compilation> chosen_comp;
   std::string chosen;  // "BC=1024"
-  if (std::string failed; !ConditionsHold(*fn, o.shapes, &failed)) {
+  size_t failed_index = 0;
+  if (std::string failed; !ConditionsHold(*fn, o.shapes, &failed, &failed_index)) {
     const sema::KernelInstance& inst = site.module->kernels.at(kernel->name.name);
     bool found = false;
     std::string tried;
+    std::string shape_values;
+    for (const auto& [name, v] : o.shapes) shape_values += (shape_values.empty() ? "" : ", ") + name + "=" + std::to_string(v);
+    // A condition that names no parameter the search may change (`K % 8
+    // == 0`) fails for every candidate: say so at once.
+    if (failed_index < inst.launch_conditions.size()) {
+      std::string text = ast::PrintExpr(inst.launch_conditions[failed_index]);
+      bool searchable = false;
+      for (const auto& [p, values] : inst.ct_candidates) {
+        if (o.defines.count(p) || o.define_lists.count(p) || values.size() < 2) continue;
+        if (std::regex_search(text, std::regex("\\b" + p + "\\b"))) searchable = true;
+      }
+      if (!searchable)
+        return fail("kernel '" + kernel->name.name + "' does not serve these shapes (" + shape_values + "): " + failed +
+                    " does not hold, and no compile-time parameter changes it");
+    }
     // Element types are the user's tensors' types: searched never.
     std::map<std::string, int64_t> types;
     for (const auto& [p, v] : inst.ct_values)
@@ -502,8 +525,8 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       break;
     }
     if (!found)
-      return fail("no candidate of kernel '" + kernel->name.name + "' serves these shapes" +
-                  (tried.empty() ? std::string() : " (tried " + tried + ")") + ": " + failed + " does not hold" +
+      return fail("no candidate of kernel '" + kernel->name.name + "' serves these shapes (" + shape_values + ")" +
+                  (tried.empty() ? std::string() : "; tried " + tried) + ": " + failed + " does not hold" +
                   (tried.empty() ? std::string() : " for the last"));
   }
 
