@@ -325,6 +325,10 @@ std::optional<Checker::IndexOperands> Checker::CheckIndexOperands(ast::IndexExpr
     int64_t bits = 0;
     for (const Dim& a : bt->layout.args) bits += a.is_const ? a.value : 64;
     whole_periods = known && bits < 62 && span % (int64_t{1} << bits) == 0;
+    if (known && bits < 62 && !whole_periods) {
+      diags_.Report(e->range, DiagKind::ViewOfSwizzlePart, out.name, span, int64_t{1} << bits);
+      return std::nullopt;
+    }
   }
   if (out.is_view && bt->layout.kind != Layout::Kind::RowMajor && !whole_periods) {
     const char* layout = bt->layout.kind == Layout::Kind::ColMajor ? "col_major"

@@ -59,15 +59,21 @@ std::optional<int64_t> Checker::ChooseCtValue(ast::KernelDecl* decl, ast::CtPara
     ok = false;
   }
   // A -D value of the other kind: `-D T=64` for a type, `-D N=f16` for a number.
+  // A bool parameter's values read as false and true.
+  bool is_bool = !is_type && p.type.elem == ScalarKind::Bool;
+  auto text = [&](int64_t v) { return is_bool && (v == 0 || v == 1) ? std::string(v ? "true" : "false") : CtValueString(v); };
   if (ok && DecodeTypeValue(*value).has_value() != is_type) {
-    diags_.Report(value_range, is_type ? DiagKind::CtTypeValue : DiagKind::CtParamNotType, p.name.name,
-                  CtValueString(*value));
+    if (is_type)
+      diags_.Report(value_range, DiagKind::CtTypeValue, p.name.name, CtValueString(*value));
+    else
+      diags_.Report(value_range, DiagKind::CtParamNotType, p.name.name, is_bool ? "a bool" : "an integer",
+                    CtValueString(*value));
     ok = false;
   }
   if (ok && !candidates.empty() && std::find(candidates.begin(), candidates.end(), *value) == candidates.end()) {
     std::string list;
-    for (int64_t c : candidates) list += (list.empty() ? "" : ", ") + CtValueString(c);
-    diags_.Report(value_range, DiagKind::CtParamNotCandidate, CtValueString(*value), p.name.name, "[" + list + "]");
+    for (int64_t c : candidates) list += (list.empty() ? "" : ", ") + text(c);
+    diags_.Report(value_range, DiagKind::CtParamNotCandidate, text(*value), p.name.name, "[" + list + "]");
     ok = false;
   }
   return ok ? value : std::nullopt;

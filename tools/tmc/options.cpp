@@ -92,11 +92,20 @@ bool SetArch(Options* o, const std::string& v, std::string* error) {
 
 // The comma-separated items of a flag's value (--shape M=1,N=2, --arg,
 // -D NAME=V1,V2); an empty item stays, so that the caller reports it.
+// Without the blanks around it: `--shape "R=2, C=5"` and `R = 2` work.
+std::string Trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
 std::vector<std::string> SplitCommas(const std::string& v) {
   std::vector<std::string> items;
   for (size_t start = 0;;) {
     size_t comma = v.find(',', start);
-    items.push_back(v.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    std::string item = Trim(v.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (size_t eq = item.find('='); eq != std::string::npos)
+      item = Trim(item.substr(0, eq)) + "=" + Trim(item.substr(eq + 1));
+    items.push_back(item);
     if (comma == std::string::npos) return items;
     start = comma + 1;
   }

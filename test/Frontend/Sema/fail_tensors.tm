@@ -112,7 +112,7 @@ kernel k(A: f32[M, K]) block(32) {
   // A view of a swizzled tensor must span whole swizzle periods (2^(1+3+3) = 128 elements).
   let g = sw[1];
   g[3, 4] = A[0, 0];
-  let h = sw[1, 2];        // expected-error {{a view of 'sw' needs a row-major tensor, not a swizzled one}}
+  let h = sw[1, 2];        // expected-error {{a view of the swizzled tensor 'sw' spans 16 elements, not a multiple of its swizzle period of 128 elements (2^(B + M + S)), so it would not swizzle as a tensor of its own}}
   f(sw[1]);                // expected-error {{argument 1 of 'f' must be a row-major tensor (a function indexes its tensor parameters row-major), got a swizzle one}}
   f(t);                    // expected-error {{argument 1 of 'f' must be a row-major tensor (a function indexes its tensor parameters row-major), got a col_major one}}
   let z = r[0];            // expected-error {{'r' has rank 2 but is indexed with 1 index}}
