@@ -314,9 +314,12 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
   block_dims_.clear();
   PushScope();
   KernelInstance instance;
+  unsigned errors = diags_.ErrorCount();
   CheckCtParams(decl, instance);
+  unsigned ct_errors = diags_.ErrorCount() - errors;
   BindShapeSymbols(decl->params);
   DeclareParams(decl->params, false);
+  errors = diags_.ErrorCount();
   for (ast::Expr* w : decl->where) {
     ExprInfo info = CheckExpr(w);
     if (info.IsError()) continue;
@@ -335,9 +338,14 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
       if (!values.empty()) diag.Note(decl->name.range, DiagKind::NoteCtValues, values);
     }
   }
-  CheckLaunch(decl, instance);
-  if (decl->implements) CheckImplements(decl, instance);
-  CheckBlock(decl->body);
+  // With a compile-time value that is not allowed, or a failed 'where',
+  // the launch and the body would only report what follows from it (a
+  // mapping extent of 0, fragments of the wrong type): stop here.
+  if (ct_errors == 0 && diags_.ErrorCount() == errors) {
+    CheckLaunch(decl, instance);
+    if (decl->implements) CheckImplements(decl, instance);
+    CheckBlock(decl->body);
+  }
   PopScope();
   type_bindings_.clear();
   module_.kernels[decl->name.name] = instance;

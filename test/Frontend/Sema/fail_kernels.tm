@@ -21,7 +21,7 @@ kernel k<BM: int in [64, 128] = 32>() block(32) {  // expected-error {{value 32 
 
 kernel k<BM: int in [64, 128], BK: int in [8, 16]>() // expected-note {{with BM = 64, BK = 8}}
     where BM % 128 == 0                              // expected-error {{constraint '((BM % 128) == 0)' is not satisfied}}
-    where BM + 1                                     // expected-error {{a 'where' constraint must be a compile-time bool}}
+    where BM + 1                                     // expected-error {{a 'where' constraint must be a compile-time bool, or a launch condition}}
     block(32) {
 }
 
@@ -77,7 +77,7 @@ kernel k(X: f32[N, 8], Y: f32[N, 4]) implements fix block(32) {} // expected-err
 // -----
 // A launch condition is over shape symbols and compile-time values only.
 
-kernel k<B: int = 4>(X: f32[N], s: i32) where B > s, B >= N block(32) { }  // expected-error {{a 'where' constraint must be a compile-time bool}}
+kernel k<B: int = 4>(X: f32[N], s: i32) where B > s, B >= N block(32) { }  // expected-error {{a 'where' constraint must be a compile-time bool, or a launch condition}}
 
 // -----
 // Element-type parameters are names of their own; launch conditions
