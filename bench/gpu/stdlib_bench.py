@@ -151,6 +151,7 @@ class Candidate:
     def __init__(self, directory, entry):
         self.kernel = entry["kernel"]
         self.params = entry.get("params", {})
+        self.is_default = bool(entry.get("default"))
         self.ptx = os.path.join(directory, entry["file"])
         self.meta_path = os.path.join(directory, entry["meta"])
         self.meta_text = open(self.meta_path).read()
@@ -564,8 +565,17 @@ def bind(rt, cand, inputs, make_output, given=None):
 
 
 def candidates_for(prepared, use):
-    return [c for c in prepared.get(use.name, [])
-            if all(str(c.params.get(k)) == str(v) for k, v in use.fixed.items())]
+    """The candidates with the case's fixed values, in the order tmc run
+    tries them: fewest parameters changed from the kernel's default
+    candidate first (index.json marks it), then tmc's order."""
+    every = prepared.get(use.name, [])
+    default = next((c for c in every if c.is_default), None)
+    def changed(c):
+        if default is None:
+            return 0
+        return sum(1 for k, v in c.params.items() if k not in use.fixed and str(default.params.get(k)) != str(v))
+    fitting = [c for c in every if all(str(c.params.get(k)) == str(v) for k, v in use.fixed.items())]
+    return sorted(fitting, key=changed)
 
 
 # ---------------------------------------------------------------- numerics and timing

@@ -40,7 +40,7 @@ kernel copy(X: f32[N], Y: f32[N]) grid(cdiv(N, 128)) block(128) {
 // CHECK: error: kernel 'tile' uses 262144 bytes of shared memory, more than the 232448 bytes a block may have on sm_90a
 // CHECK: tmc: 9 candidates: 6 compiled, 2 excluded by 'where', 1 failed
 // INDEX: "arch": "sm_90a",
-// INDEX: {"kernel": "tile", "params": {"T": 32, "S": 1}, "status": "ok", "file": "tile.T32.S1.ptx", "meta": "tile.T32.S1.json"},
+// INDEX: {"kernel": "tile", "params": {"T": 32, "S": 1}, "default": true, "status": "ok", "file": "tile.T32.S1.ptx", "meta": "tile.T32.S1.json"},
 // INDEX: {"kernel": "tile", "params": {"T": 32, "S": 65536}, "status": "failed", "error": "{{.*}}262144 bytes of shared memory
 // INDEX: {"kernel": "tile", "params": {"T": 64, "S": 65536}, "status": "excluded", "reason": "constraint '((T * S) < 3000000)' is not satisfied"},
 // INDEX-NOT: "copy"

@@ -5,9 +5,9 @@
 // RUN: rm -rf %t && %tmc %s --all-candidates -D A=128 -D B=128 -o %t 2>&1 | FileCheck %s
 // RUN: FileCheck %s --check-prefix=INDEX < %t/index.json
 // CHECK: tmc: 4 candidates: 2 compiled, 2 excluded by 'where', 0 failed
-// INDEX: {"kernel": "k", "params": {"A": 128, "B": 128, "C": 4}, "status": "excluded"
+// INDEX: {"kernel": "k", "params": {"A": 128, "B": 128, "C": 4}, "default": true, "status": "excluded"
 // INDEX: {"kernel": "k", "params": {"A": 128, "B": 128, "C": 8}, "status": "ok"
-// INDEX: {"kernel": "k2", "params": {"A": 128, "B": 128, "C": 4}, "status": "excluded"
+// INDEX: {"kernel": "k2", "params": {"A": 128, "B": 128, "C": 4}, "default": true, "status": "excluded"
 // INDEX: {"kernel": "k2", "params": {"A": 128, "B": 128, "C": 8}, "status": "ok"
 
 op cp(X: f32[N]) -> f32[N] { out[i] = X[i]; }

@@ -63,6 +63,7 @@ struct Candidate {
   std::unique_ptr<Compilation> comp;
   sema::CheckedModule* module = nullptr;
   enum class Status { Pending, Ok, Excluded, Failed } status = Status::Pending;
+  bool is_default = false;  // the values a plain compile uses (-D, defaults, first candidates)
   std::string reason;  // excluded: the constraint; failed: the diagnostics
   std::string file, meta_file, output, meta;
 };
@@ -152,6 +153,10 @@ int CompileAllCandidates(const Options& o) {
       auto c = std::make_unique<Candidate>();
       c->kernel = name;
       c->params = params;
+      c->is_default = true;
+      for (const auto& [p, v] : params)
+        for (const auto& [q, w] : inst.ct_values)
+          if (p == q && v != w) c->is_default = false;
       c->sm = std::make_unique<SourceManager>();
       c->capture = std::make_unique<Capture>(*c->sm);
       c->diags = MakeDiags(o, *c->sm, *c->capture);
@@ -201,7 +206,8 @@ int CompileAllCandidates(const Options& o) {
     for (auto& [p, v] : c.params)
       params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", JsonString(p),
                             DecodeTypeValue(v) ? JsonString(CtValueString(v)) : std::to_string(v));
-    std::string entry = fmt::format("\n    {{\"kernel\": {}, \"params\": {{{}}}, ", JsonString(c.kernel), params);
+    std::string entry = fmt::format("\n    {{\"kernel\": {}, \"params\": {{{}}}, {}", JsonString(c.kernel), params,
+                                    c.is_default ? "\"default\": true, " : "");
     std::string error;
     if (c.status == Candidate::Status::Ok &&
         (!WriteFile((fs::path(o.output) / c.file).string(), c.output, &error) ||
