@@ -571,6 +571,40 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   std::vector<uint64_t> slots(fn->params.size(), 0);
   std::vector<std::pair<size_t, double>> scalars;  // param index, value
   std::vector<std::string> tensor_names;
+  // Scalars first: with the shapes they give the grid, which is checked
+  // before any tensor is made (a grid over the limit is refused at once).
+  for (size_t i = 0; i < fn->params.size(); ++i) {
+    const ir::Param& p = fn->params[i];
+    if (p.buffer || p.is_shape_symbol) continue;
+    double v = 1;  // the documented default: 1, 1.0 or true
+    if (auto it = o.args.find(p.var->name); it != o.args.end()) {
+      std::string why;
+      auto parsed = ParseScalarArg(it->second, p.var->type, &why);
+      if (!parsed)
+        return fail("invalid value '" + it->second + "' for scalar parameter '" + p.var->name + "' of type " +
+                    std::string(ScalarName(p.var->type)) + ": " + why);
+      v = *parsed;
+    }
+    scalars.emplace_back(i, v);
+    if (IsInteger(p.var->type)) values[p.var.get()] = static_cast<int64_t>(v);
+  }
+  // The grid: each dimension positive and within the hardware's limits.
+  int64_t grid[3] = {1, 1, 1};
+  const int64_t* kGridLimit = runtime::kMaxGridDim;
+  for (size_t g = 0; g < fn->grid.size(); ++g) {
+    std::string why;
+    auto v = EvalInt(fn->grid[g], values, &why);
+    std::string text = ir::Print(fn->grid[g]);
+    if (text.size() > 2 && text.front() == '(' && text.back() == ')') text = text.substr(1, text.size() - 2);
+    std::string formula = "grid dimension " + std::to_string(g) + " (" + text + ")";
+    if (!v) return fail(formula + " " + why + " for these shapes");
+    if (*v <= 0) return fail(formula + " is " + std::to_string(*v) + " for these shapes; it must be positive");
+    if (*v > kGridLimit[g])
+      return fail(formula + " is " + std::to_string(*v) + " for these shapes, over the limit of " +
+                  std::to_string(kGridLimit[g]) + " blocks in that dimension");
+    grid[g] = *v;
+  }
+
   for (size_t i = 0; i < fn->params.size(); ++i) {
     const ir::Param& p = fn->params[i];
     if (p.buffer) {
@@ -596,18 +630,6 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       for (int64_t e = 0; e < s.Size(); ++e) Set(s, e, random_value(s.dtype));
       tensor_names.push_back(p.buffer->name);
       tensors.push_back(std::move(s));
-    } else if (!p.is_shape_symbol) {
-      double v = 1;  // the documented default: 1, 1.0 or true
-      if (auto it = o.args.find(p.var->name); it != o.args.end()) {
-        std::string why;
-        auto parsed = ParseScalarArg(it->second, p.var->type, &why);
-        if (!parsed)
-          return fail("invalid value '" + it->second + "' for scalar parameter '" + p.var->name + "' of type " +
-                      std::string(ScalarName(p.var->type)) + ": " + why);
-        v = *parsed;
-      }
-      scalars.emplace_back(i, v);
-      if (IsInteger(p.var->type)) values[p.var.get()] = static_cast<int64_t>(v);
     }
   }
   if (tensors.empty()) return fail("kernel '" + fn->name + "' has no tensor parameter to check");
@@ -635,23 +657,6 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     Set(tmp, 0, v);
     slots[i] = tmp.words[0];
   }
-  // The grid: each dimension positive and within the hardware's limits.
-  int64_t grid[3] = {1, 1, 1};
-  const int64_t* kGridLimit = runtime::kMaxGridDim;
-  for (size_t g = 0; g < fn->grid.size(); ++g) {
-    std::string why;
-    auto v = EvalInt(fn->grid[g], values, &why);
-    std::string text = ir::Print(fn->grid[g]);
-    if (text.size() > 2 && text.front() == '(' && text.back() == ')') text = text.substr(1, text.size() - 2);
-    std::string formula = "grid dimension " + std::to_string(g) + " (" + text + ")";
-    if (!v) return fail(formula + " " + why + " for these shapes");
-    if (*v <= 0) return fail(formula + " is " + std::to_string(*v) + " for these shapes; it must be positive");
-    if (*v > kGridLimit[g])
-      return fail(formula + " is " + std::to_string(*v) + " for these shapes, over the limit of " +
-                  std::to_string(kGridLimit[g]) + " blocks in that dimension");
-    grid[g] = *v;
-  }
-
   // Runs the kernel once, with the output initialised by `pattern` (0, 1:
   // poison; -1: zero); reports the checker's findings.
   double best_ms = 0, spread_ms = 0;
