@@ -67,7 +67,10 @@ class Evaluator {
         int64_t off = 0;
         for (size_t k = 0; k < i->indices.size(); ++k) {
           int64_t v = static_cast<int64_t>(Eval(i->indices[k]));
-          if (v < 0 || v >= ht.shape[k]) throw Failure{"index out of range in the op: " + ast::PrintExpr(e)};
+          if (v < 0 || v >= ht.shape[k])
+            throw Failure{"index out of range in the op: " + ast::PrintExpr(e) + ": " + ast::PrintExpr(i->indices[k]) +
+                          " is " + std::to_string(v) + ", outside dimension " + std::to_string(k) + " of extent " +
+                          std::to_string(ht.shape[k])};
           off = off * ht.shape[k] + v;
         }
         return ht.values[static_cast<size_t>(off)];

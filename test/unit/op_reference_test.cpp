@@ -137,3 +137,38 @@ op out_of_range(X: f32[R, C]) -> f32[R, C] { out[i, j] = X[i, j + 1]; }
 
 }  // namespace
 }  // namespace tmc
+
+namespace tmc {
+namespace {
+
+// A result dimension no input binds (a crop's size) comes from the
+// results' shapes the caller gives; an index past an input says which.
+TEST(OpReference, FreeResultDimensions) {
+  Checked c("op crop(X: f64[M, N], r0: i32) -> f64[P, Q] { out[i, j] = X[i + r0, j + r0]; }");
+  ASSERT_TRUE(c.module && c.module->ok) << c.collect.First();
+  const auto* op = ast::dyn_cast<ast::OpDecl>(c.module->ast->decls.front());
+  ASSERT_NE(op, nullptr);
+  ir::HostTensor x{{5, 4}, {}};
+  for (int v = 0; v < 20; ++v) x.values.push_back(v);
+  ir::HostTensor r0{{}, {1}};
+  for (bool compiled : {false, true}) {
+    std::vector<ir::HostTensor> outs(1);
+    outs[0].shape = {3, 2};
+    std::string error;
+    bool ok = compiled ? codegen::EvaluateOpCompiled(*op, {x, r0}, &outs, &error, nullptr, 1)
+                       : ir::EvaluateOp(*op, {x, r0}, &outs, &error);
+    ASSERT_TRUE(ok) << error;
+    ASSERT_EQ(outs[0].shape, (std::vector<int64_t>{3, 2}));
+    EXPECT_EQ(outs[0].values, (std::vector<double>{5, 6, 9, 10, 13, 14}));  // X[i + 1, j + 1]
+    outs.assign(1, ir::HostTensor{{5, 2}, {}});
+    EXPECT_FALSE(compiled ? codegen::EvaluateOpCompiled(*op, {x, r0}, &outs, &error, nullptr, 1)
+                          : ir::EvaluateOp(*op, {x, r0}, &outs, &error));
+    EXPECT_NE(error.find("(i + r0) is 5, outside dimension 0 of extent 5"), std::string::npos) << error;
+    outs.clear();  // no shapes: the dimension is unknown
+    EXPECT_FALSE(ir::EvaluateOp(*op, {x, r0}, &outs, &error));
+    EXPECT_NE(error.find("result dimension 'P' of op 'crop' is not determined by its inputs"), std::string::npos) << error;
+  }
+}
+
+}  // namespace
+}  // namespace tmc
