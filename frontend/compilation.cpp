@@ -124,31 +124,15 @@ void Compilation::ReportUnknownDefines() {
   // Once is enough when a driver compiles several buffers.
   if (defines_reported_) return;
   defines_reported_ = true;
-  std::set<std::string> known;
-  std::string kernels;
-  size_t listed = 0;
-  // With --kernel the values are that kernel's: a name only another
-  // kernel has would be silently ignored.
+  // One walk over the kernels: every parameter name, the listing for the
+  // message, and the parameters of the --kernel one, if any. With --kernel
+  // the values are that kernel's, so a name only another kernel has would
+  // be silently ignored: an error too.
   const std::string& only = options_.check.defines_kernel;
-  std::string own;
+  std::set<std::string> known, own_known;
+  std::string kernels, own;
   bool found = false;
-  for (const auto& m : owned_) {
-    if (!m->ast || only.empty()) continue;
-    for (const ast::Decl* d : m->ast->decls)
-      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d); k && k->name.name == only) {
-        found = true;
-        for (const ast::CtParam& p : k->ct_params) {
-          known.insert(p.name.name);
-          own += (own.empty() ? "" : ", ") + p.name.name;
-        }
-      }
-  }
-  if (found) {
-    for (const auto& [name, value] : options_.check.defines)
-      if (!known.count(name))
-        diags_.Report(SourceRange{}, DiagKind::UnknownKernelDefine, name, only, name, own.empty() ? "none" : own);
-    return;
-  }
+  size_t listed = 0;
   for (const auto& m : owned_) {
     if (!m->ast) continue;
     for (const ast::Decl* d : m->ast->decls) {
@@ -159,9 +143,20 @@ void Compilation::ReportUnknownDefines() {
         known.insert(p.name.name);
         params += (params.empty() ? "" : ", ") + p.name.name;
       }
+      if (!only.empty() && k->name.name == only) {
+        found = true;
+        for (const ast::CtParam& p : k->ct_params) own_known.insert(p.name.name);
+        own = params;
+      }
       if (listed++ < 8)
         kernels += (kernels.empty() ? "" : "; ") + ("kernel '" + k->name.name + "' has " + (params.empty() ? "none" : params));
     }
+  }
+  if (found) {
+    for (const auto& [name, value] : options_.check.defines)
+      if (!own_known.count(name))
+        diags_.Report(SourceRange{}, DiagKind::UnknownKernelDefine, name, only, name, own.empty() ? "none" : own);
+    return;
   }
   if (listed > 8) kernels += "; ...";
   if (kernels.empty()) kernels = "there are no kernels";

@@ -153,10 +153,7 @@ int CompileAllCandidates(const Options& o) {
       auto c = std::make_unique<Candidate>();
       c->kernel = name;
       c->params = params;
-      c->is_default = true;
-      for (const auto& [p, v] : params)
-        for (const auto& [q, w] : inst.ct_values)
-          if (p == q && v != w) c->is_default = false;
+      c->is_default = ChangedParams(inst, params) == 0;
       c->sm = std::make_unique<SourceManager>();
       c->capture = std::make_unique<Capture>(*c->sm);
       c->diags = MakeDiags(o, *c->sm, *c->capture);

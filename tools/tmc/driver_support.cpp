@@ -1,5 +1,6 @@
 #include "tools/tmc/driver_support.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -48,6 +49,15 @@ std::vector<std::vector<std::pair<std::string, int64_t>>> CandidateSpace(const s
     space = std::move(next);
   }
   return space;
+}
+
+int ChangedParams(const sema::KernelInstance& k, const std::vector<std::pair<std::string, int64_t>>& combo) {
+  int n = 0;
+  for (const auto& [p, v] : combo) {
+    auto it = std::find_if(k.ct_values.begin(), k.ct_values.end(), [&](const auto& cv) { return cv.first == p; });
+    if (it == k.ct_values.end() || it->second != v) ++n;
+  }
+  return n;
 }
 
 }  // namespace tmc::driver

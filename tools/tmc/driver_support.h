@@ -26,4 +26,9 @@ bool WriteFile(const std::string& path, const std::string& bytes, std::string* e
 /// none of these keeps its default (no entry).
 std::vector<std::vector<std::pair<std::string, int64_t>>> CandidateSpace(const sema::KernelInstance& k, const Options& o);
 
+/// How many of `combo`'s values differ from those `k` was compiled with
+/// (its -D values, defaults, first candidates): 0 for the default
+/// candidate. tmc run tries the candidates with the fewest first.
+int ChangedParams(const sema::KernelInstance& k, const std::vector<std::pair<std::string, int64_t>>& combo);
+
 }  // namespace tmc::driver

@@ -474,14 +474,8 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     // then in the order listed: a parameter that no condition mentions
     // (a vector width) keeps its default while the condition's is searched.
     auto space = CandidateSpace(inst, o);
-    std::map<std::string, int64_t> compiled(inst.ct_values.begin(), inst.ct_values.end());
-    auto changed = [&](const std::vector<std::pair<std::string, int64_t>>& combo) {
-      int n = 0;
-      for (const auto& [p, v] : combo)
-        if (auto it = compiled.find(p); it == compiled.end() || it->second != v) ++n;
-      return n;
-    };
-    std::stable_sort(space.begin(), space.end(), [&](const auto& a, const auto& b) { return changed(a) < changed(b); });
+    std::stable_sort(space.begin(), space.end(),
+                     [&](const auto& a, const auto& b) { return ChangedParams(inst, a) < ChangedParams(inst, b); });
     for (const auto& combo : space) {
       bool other_type = false;
       for (const auto& [p, v] : combo) other_type = other_type || (types.count(p) && types[p] != v);
