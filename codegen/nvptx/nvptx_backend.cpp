@@ -38,7 +38,14 @@ constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 //   the whole loop: measured over the SIMT matmul's 8 candidates, 79-86
 //   registers instead of 101-109 for the mid-size ones, 128 instead of 129
 //   for 128x128x16 (two blocks per SM instead of one), 40 instead of 48 for
-//   the tensor-core example, for loops 1-7% longer (docs/benchmarks.md).
+//   the tensor-core example, for loops 1-7% longer (docs/benchmarks.md);
+// - licm-mssa-max-acc-promotion=64: LICM keeps memory in registers across a
+//   loop (scalar promotion) only in loops with at most 64 memory accesses.
+//   Its alias queries grow with the square of the accesses: in the unrolled
+//   bodies of tiled kernels (100-1000 accesses) it was a third of the
+//   optimization time and promoted nothing (the PTX of every example and
+//   stdlib kernel is unchanged), while the small loops where promotion pays
+//   (a global accumulator updated in a loop) are still promoted.
 void SetLlvmOptions() {
   auto& options = llvm::cl::getRegisteredOptions();
   auto set = [&](const char* name, bool value) {
@@ -47,6 +54,8 @@ void SetLlvmOptions() {
   };
   set("nvptx-short-ptr", true);
   set("enable-pre", false);
+  auto it = options.find("licm-mssa-max-acc-promotion");
+  if (it != options.end()) static_cast<llvm::cl::opt<unsigned>*>(it->second)->setValue(64);
 }
 
 std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, std::string* error) {
@@ -72,10 +81,13 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, st
   // Contraction of a*b+c into fma.rn (one rounding), as nvcc --fmad=true;
   // otherwise the back end prints mul.rn/add.rn, which ptxas must not fuse.
   topts.AllowFPOpFusion = o.fp_contract ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Strict;
+  // -O2 and -O3 both generate code at Default: at Aggressive the NVPTX back
+  // end runs GVN twice where Default runs EarlyCSE, a third of the code
+  // generation time, for the same PTX on every example and stdlib kernel
+  // (register numbering aside).
   llvm::CodeGenOptLevel level = o.opt_level <= 0   ? llvm::CodeGenOptLevel::None
                                 : o.opt_level == 1 ? llvm::CodeGenOptLevel::Less
-                                : o.opt_level == 2 ? llvm::CodeGenOptLevel::Default
-                                                   : llvm::CodeGenOptLevel::Aggressive;
+                                                   : llvm::CodeGenOptLevel::Default;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       kTriple, o.arch, features, topts, llvm::Reloc::PIC_, std::nullopt, level));
 }
