@@ -37,6 +37,7 @@ sema::CheckedModule* Compilation::CompileFile(const std::string& path) {
     diags_.Report(SourceRange{}, DiagKind::CannotOpenFile, path, error);
     return nullptr;
   }
+  text += options_.main_appendix;
   uint32_t id = sm_.AddFile(path, std::move(text));
   // The main file takes part in cycle detection like any import.
   std::error_code ec;

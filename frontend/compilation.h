@@ -20,6 +20,9 @@ struct CompileOptions {
   sema::CheckOptions check;
   ParseOptions parse;
   bool parse_only = false;  // stop after building the AST
+  /// Text checked as if it ended the main file: the kernels that
+  /// `tmc --op` generates (they may use everything the file declares).
+  std::string main_appendix;
 };
 
 class Compilation {

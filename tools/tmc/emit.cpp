@@ -33,7 +33,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     ok = ir::RunPipeline(*module, ctx, popts, &log);
   }
   std::fwrite(log.data(), 1, log.size(), stderr);
-  if (!ok || o.emit == "check" || o.emit == "ast") return "";
+  if (!ok || o.emit == "check" || o.emit == "ast" || o.emit == "tm") return "";
   if (meta) *meta = codegen::KernelMetadataJson(*module, o.arch);
   if (o.emit == "ir") return ir::Print(*module);
   if (o.emit == "cuda") {

@@ -23,6 +23,7 @@
 #include "tools/tmc/emit.h"
 #include "support/diagnostic_verifier.h"
 #include "tools/tmc/mapping_command.h"
+#include "tools/tmc/op_kernel.h"
 #include "tools/tmc/options.h"
 #include "tools/tmc/run_command.h"
 
@@ -130,6 +131,7 @@ int RealMain(int argc, char** argv) {
   if (const char* log = std::getenv("TMC_DIAGNOSTIC_LOG")) diags.SetKindLog(log);
 
   std::string output;
+  if (!o.op.empty() && !PrepareOpKernel(&o, sm, diags)) return 1;
   if (o.command == "run") {
     int rc = RunKernelCommand(o, sm, diags);
     PrintSummary(diags);
@@ -163,7 +165,9 @@ int RealMain(int argc, char** argv) {
     bool lower = !o.parse_only && (o.emit != "ast" || !o.print_after.empty() || o.print_after_all);
     if (lower && !diags.HasErrors())
       for (const sema::CheckedModule* m : modules)
-        if (m && m->ok) output += EmitModule(*m, o, diags);
+        if (m && m->ok) output += EmitModule(*m, o, diags, o.op.empty() ? "" : o.kernel);
+    // --emit=tm: the op's kernel, once the compile above has checked it.
+    if (o.emit == "tm" && !diags.HasErrors()) output = o.op_source.substr(o.op_source.find('\n', 1) + 1);
   }
 
   if (o.verify_diagnostics) {

@@ -64,9 +64,9 @@ bool ParseTolerance(const std::string& v, std::optional<double>* out, std::strin
 }
 
 bool SetEmit(Options* o, const std::string& v, std::string* error) {
-  static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cubin", "cuda", "meta"};
+  static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cubin", "cuda", "meta", "tm"};
   if (std::find(std::begin(kKinds), std::end(kKinds), v) == std::end(kKinds))
-    return Error(error, "unknown --emit kind '" + v + "' (expected check, ast, ir, llvm, ptx, cubin, cuda or meta)");
+    return Error(error, "unknown --emit kind '" + v + "' (expected check, ast, ir, llvm, ptx, cubin, cuda, meta or tm)");
   o->emit = v;
   return true;
 }
@@ -227,6 +227,9 @@ const Flag kFlags[] = {
     {"--kernel", Form::Separate, "NAME", kCompile | kRun,
      "tmc run: the kernel to run (default: the file's only\nkernel); --all-candidates: the kernel whose space to\ncompile (default: every kernel with parameters)",
      [](Options* o, const std::string& v, std::string*) { return o->kernel = v, true; }},
+    {"--op", Form::Separate, "NAME", kCompile | kRun,
+     "compile (or, with tmc run, check) the op NAME with an\nautomatic schedule instead of a hand-written kernel;\n--emit=tm prints that kernel as .tm source",
+     [](Options* o, const std::string& v, std::string*) { return o->op = v, true; }},
     {"--shape", Form::Separate, "S=V,...", kRun, "values of the shape symbols (each once)", AddShapes},
     {"--target", Form::Separate, "cpu|cuda", kRun, "the CPU executor (default) or the GPU",
      [](Options* o, const std::string& v, std::string* e) {
@@ -456,6 +459,13 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
   if (!o->all_candidates && !o->define_lists.empty())
     return Fail("-D " + o->define_lists.begin()->first + "=V1,V2,... lists values to try: it needs --all-candidates",
                 command);
+  if (!o->op.empty() && !o->kernel.empty())
+    return Fail("'--op' compiles the op's automatic kernel: it takes no '--kernel'", command);
+  if (!o->op.empty() && o->all_candidates)
+    return Fail("'--op' and '--all-candidates' cannot be combined (yet): compile the --emit=tm kernel's candidates",
+                command);
+  if (o->emit == "tm" && o->op.empty())
+    return Fail("--emit=tm prints an op's automatic kernel: it needs --op NAME", command);
   if (command == kCompile && !o->all_candidates) {
     if (!o->kernel.empty()) return Fail("'--kernel' compiles one kernel's candidates: it needs --all-candidates", command);
     if (o->jobs) return Fail("'-j' sets the threads of --all-candidates: it needs --all-candidates", command);

@@ -44,6 +44,8 @@ struct Options {
   DebugInfo debug_info = DebugInfo::None;
   std::string arch = "sm_80";
   int sm = 80;
+  std::string op;         // --op NAME: the op's automatic kernel
+  std::string op_source;  // that kernel's .tm text (made by the driver, not an option)
   // tmc run
   std::string kernel;
   std::map<std::string, int64_t> shapes;  // --shape M=128,N=64
