@@ -104,6 +104,31 @@ void PrintSummary(const DiagnosticEngine& diags) {
   if (!s.empty()) std::fprintf(stderr, "%s\n", s.c_str());
 }
 
+// A module of ops and graphs only compiles to nothing: say so, and how to
+// get code, rather than write an empty file.
+void WarnIfNoKernels(const sema::CheckedModule& m, const std::string& emit, DiagnosticEngine& diags) {
+  std::vector<std::string> ops, graphs;
+  SourceRange where;
+  for (const ast::Decl* d : m.ast->decls) {
+    if (d->kind == ast::DeclKind::Kernel) return;
+    if (d->kind != ast::DeclKind::Op && d->kind != ast::DeclKind::Graph) continue;
+    (d->kind == ast::DeclKind::Op ? ops : graphs).push_back("'" + d->name.name + "'");
+    if (!where.IsValid()) where = d->name.range;
+  }
+  if (!where.IsValid()) return;
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+    return s;
+  };
+  std::string why;
+  if (!graphs.empty()) why = "graphs (" + list(graphs) + ") are checked but not compiled to kernels yet";
+  if (!ops.empty())
+    why += (why.empty() ? "" : "; ") + std::string("'--op NAME' compiles an op with an automatic schedule (") +
+           list(ops) + ")";
+  diags.Report(where, DiagKind::EmptyOutput, emit, why);
+}
+
 int RealMain(int argc, char** argv) {
   Options o;
   bool exit_now = false;
@@ -163,6 +188,9 @@ int RealMain(int argc, char** argv) {
     // Every --emit but ast runs the whole lowering, so that a plain check
     // reports what --emit=ptx would; ast only when asked to print the IR.
     bool lower = !o.parse_only && (o.emit != "ast" || !o.print_after.empty() || o.print_after_all);
+    if (lower && o.op.empty() && o.emit != "check" && o.emit != "ast")
+      for (const sema::CheckedModule* m : modules)
+        if (m && m->ok) WarnIfNoKernels(*m, o.emit, diags);
     if (lower && !diags.HasErrors())
       for (const sema::CheckedModule* m : modules)
         if (m && m->ok) output += EmitModule(*m, o, diags, o.op.empty() ? "" : o.kernel);

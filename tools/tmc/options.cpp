@@ -166,7 +166,7 @@ const Flag kFlags[] = {
      "through the whole lowering, no output), ast, ir (after\n"
      "the lowering pipeline), llvm (optimized LLVM IR), ptx,\n"
      "cubin (through ptxas), cuda (CUDA C++), meta (kernel\n"
-     "metadata JSON)",
+     "metadata JSON), tm (with --op: the op's kernel as .tm)",
      SetEmit},
     {"-o", Form::Separate, "FILE", kCompile, "write the output to FILE instead of standard output",
      [](Options* o, const std::string& v, std::string*) { return o->output = v, true; }},
@@ -228,7 +228,7 @@ const Flag kFlags[] = {
      "tmc run: the kernel to run (default: the file's only\nkernel); --all-candidates: the kernel whose space to\ncompile (default: every kernel with parameters)",
      [](Options* o, const std::string& v, std::string*) { return o->kernel = v, true; }},
     {"--op", Form::Separate, "NAME", kCompile | kRun,
-     "compile (or, with tmc run, check) the op NAME with an\nautomatic schedule instead of a hand-written kernel;\n--emit=tm prints that kernel as .tm source",
+     "compile (or, with tmc run, check) the op NAME with an\nautomatic schedule instead of a hand-written kernel\n(docs/fusion.md)",
      [](Options* o, const std::string& v, std::string*) { return o->op = v, true; }},
     {"--shape", Form::Separate, "S=V,...", kRun, "values of the shape symbols (each once)", AddShapes},
     {"--target", Form::Separate, "cpu|cuda", kRun, "the CPU executor (default) or the GPU",
