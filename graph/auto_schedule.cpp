@@ -885,6 +885,36 @@ AutoKernel ScheduleOp(const ast::OpDecl& op, const std::set<std::string>& taken)
   return k;
 }
 
+bool OpHasReduction(const ast::OpDecl& op) {
+  for (const ast::OpStmt& s : op.body)
+    if (HasReduce(s.value)) return true;
+  return false;
+}
+
+bool ReadsAtOwnIndex(const ast::OpDecl& op, size_t param) {
+  if (param >= op.params.size() || op.results.size() > 1) return false;
+  const std::string& p = op.params[param].name.name;
+  bool ok = true;
+  for (const ast::OpStmt& s : op.body) {
+    std::set<const ast::Expr*> bases;
+    Walk(s.value, [&](const ast::Expr* x) {
+      if (auto* a = ast::dyn_cast<ast::IndexExpr>(x)) bases.insert(a->base);
+    });
+    Walk(s.value, [&](const ast::Expr* x) {
+      auto* n = ast::dyn_cast<ast::NameExpr>(x);
+      if (n && n->name == p && !bases.count(x)) ok = false;  // passed whole, to a function
+      auto* a = ast::dyn_cast<ast::IndexExpr>(x);
+      if (!a || BaseName(a) != p) return;
+      if (s.is_let || a->indices.size() != s.indices.size()) ok = false;
+      for (size_t i = 0; ok && i < a->indices.size(); ++i) {
+        auto* n = ast::dyn_cast<ast::NameExpr>(a->indices[i]);
+        if (!n || n->name != s.indices[i].name) ok = false;
+      }
+    });
+  }
+  return ok;
+}
+
 const ast::OpDecl* FindOp(const sema::CheckedModule& m, const std::string& name, std::vector<std::string>* known) {
   std::vector<const sema::CheckedModule*> modules = {&m};
   modules.insert(modules.end(), m.imports.begin(), m.imports.end());

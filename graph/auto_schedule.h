@@ -38,6 +38,14 @@ struct AutoKernel {
 /// (the declarations visible where it is added).
 AutoKernel ScheduleOp(const ast::OpDecl& op, const std::set<std::string>& taken);
 
+/// Whether any statement of `op` reduces (the op is an anchor in a graph).
+bool OpHasReduction(const ast::OpDecl& op);
+
+/// Whether `op` reads its parameter `param` only at the element it writes:
+/// every read is `P[i1, ..., in]` with the result's own index variables in
+/// order. Such a consumer can be computed where its producer stores.
+bool ReadsAtOwnIndex(const ast::OpDecl& op, size_t param);
+
 /// The op `name` declared in `m` or in a module it imports, or null; then
 /// `known` lists the ops there are.
 const ast::OpDecl* FindOp(const sema::CheckedModule& m, const std::string& name, std::vector<std::string>* known);

@@ -23,6 +23,7 @@
 #include "tools/tmc/emit.h"
 #include "support/diagnostic_verifier.h"
 #include "tools/tmc/mapping_command.h"
+#include "graph/partition.h"
 #include "tools/tmc/op_kernel.h"
 #include "tools/tmc/options.h"
 #include "tools/tmc/run_command.h"
@@ -129,6 +130,18 @@ void WarnIfNoKernels(const sema::CheckedModule& m, const std::string& emit, Diag
   diags.Report(where, DiagKind::EmptyOutput, emit, why);
 }
 
+// --emit=graph / --emit=dot: each graph's partition into kernels.
+std::string PrintGraphs(const sema::CheckedModule& m, const Options& o) {
+  std::string out;
+  for (const ast::Decl* d : m.ast->decls)
+    if (auto* gd = ast::dyn_cast<ast::GraphDecl>(d)) {
+      graph::Graph g = graph::BuildGraph(*gd, m);
+      graph::Partition p = graph::PartitionGraph(g, m, !o.no_fuse);
+      out += o.emit == "dot" ? graph::PrintDot(g, p) : graph::PrintPartition(g, p);
+    }
+  return out;
+}
+
 int RealMain(int argc, char** argv) {
   Options o;
   bool exit_now = false;
@@ -187,7 +200,11 @@ int RealMain(int argc, char** argv) {
         if (m) output += ast::PrintModule(*m->ast, sm);
     // Every --emit but ast runs the whole lowering, so that a plain check
     // reports what --emit=ptx would; ast only when asked to print the IR.
-    bool lower = !o.parse_only && (o.emit != "ast" || !o.print_after.empty() || o.print_after_all);
+    if ((o.emit == "graph" || o.emit == "dot") && !diags.HasErrors())
+      for (const sema::CheckedModule* m : modules)
+        if (m && m->ok) output += PrintGraphs(*m, o);
+    bool lower = !o.parse_only && o.emit != "graph" && o.emit != "dot" &&
+                 (o.emit != "ast" || !o.print_after.empty() || o.print_after_all);
     if (lower && o.op.empty() && o.emit != "check" && o.emit != "ast")
       for (const sema::CheckedModule* m : modules)
         if (m && m->ok) WarnIfNoKernels(*m, o.emit, diags);

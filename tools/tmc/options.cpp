@@ -64,9 +64,10 @@ bool ParseTolerance(const std::string& v, std::optional<double>* out, std::strin
 }
 
 bool SetEmit(Options* o, const std::string& v, std::string* error) {
-  static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cubin", "cuda", "meta", "tm"};
+  static const char* kKinds[] = {"check", "ast", "ir", "llvm", "ptx", "cubin", "cuda", "meta", "tm", "graph", "dot"};
   if (std::find(std::begin(kKinds), std::end(kKinds), v) == std::end(kKinds))
-    return Error(error, "unknown --emit kind '" + v + "' (expected check, ast, ir, llvm, ptx, cubin, cuda, meta or tm)");
+    return Error(error, "unknown --emit kind '" + v +
+                            "' (expected check, ast, ir, llvm, ptx, cubin, cuda, meta, tm, graph or dot)");
   o->emit = v;
   return true;
 }
@@ -166,8 +167,12 @@ const Flag kFlags[] = {
      "through the whole lowering, no output), ast, ir (after\n"
      "the lowering pipeline), llvm (optimized LLVM IR), ptx,\n"
      "cubin (through ptxas), cuda (CUDA C++), meta (kernel\n"
-     "metadata JSON), tm (with --op: the op's kernel as .tm)",
+     "metadata JSON), tm (with --op: the op's kernel as .tm),\n"
+     "graph (each graph's partition into kernels), dot (the\n"
+     "same for Graphviz)",
      SetEmit},
+    {"--no-fuse", Form::Switch, nullptr, kCompile, "partition graphs into one kernel per operation",
+     [](Options* o, const std::string&, std::string*) { return o->no_fuse = true, true; }},
     {"-o", Form::Separate, "FILE", kCompile, "write the output to FILE instead of standard output",
      [](Options* o, const std::string& v, std::string*) { return o->output = v, true; }},
     {"--arch", Form::Separate, "SM", kCompile | kRun, "target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a", SetArch},

@@ -44,6 +44,7 @@ struct Options {
   DebugInfo debug_info = DebugInfo::None;
   std::string arch = "sm_80";
   int sm = 80;
+  bool no_fuse = false;   // --no-fuse: one kernel per graph operation
   std::string op;         // --op NAME: the op's automatic kernel
   std::string op_source;  // that kernel's .tm text (made by the driver, not an option)
   // tmc run
