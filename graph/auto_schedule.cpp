@@ -283,6 +283,19 @@ class Gen {
   std::map<std::string, std::string>& row_lets() { return row_lets_; }
   std::map<std::string, std::string>& scalar_lets() { return scalar_lets_; }
 
+  // The injective rule with math calls: reads along the row (last index
+  // the column `col`) come from register tensors filled by a loop of their
+  // own, so that LLVM merges the loads of a thread's V elements (calls
+  // between them would keep them apart).
+  struct Staged {
+    std::string reg, type, read;
+  };
+  void EnableStaging(std::string col, std::string slot) {
+    stage_col_ = std::move(col);
+    stage_slot_ = std::move(slot);
+  }
+  const std::vector<Staged>& staged() const { return staged_; }
+
  private:
   std::string Access(const ast::IndexExpr* x, const Env& env) {
     std::string base = BaseName(x);
@@ -294,7 +307,18 @@ class Gen {
     auto p = info_.params.find(base);
     bool narrow = p != info_.params.end() && (p->second->type.param || p->second->type.elem == ScalarKind::F16 ||
                                               p->second->type.elem == ScalarKind::BF16);
-    return narrow ? info_.ct + "(" + read + ")" : read;
+    std::string value = narrow ? info_.ct + "(" + read + ")" : read;
+    bool along_row = !stage_col_.empty() && !idx.empty() && idx.back() == stage_col_;
+    for (size_t k = 0; along_row && k + 1 < idx.size(); ++k) along_row = idx[k].find(stage_col_) == std::string::npos;
+    if (along_row && cond_depth_ == 0 && reduce_depth_ == 0 && p != info_.params.end() &&
+        (narrow || IsFloat(p->second->type.elem) || IsInteger(p->second->type.elem))) {
+      for (const Staged& st : staged_)
+        if (st.read == value) return st.reg + "[" + stage_slot_ + "]";
+      std::string type = narrow ? info_.ct : std::string(ScalarName(p->second->type.elem));
+      staged_.push_back({Fresh("x"), type, value});
+      return staged_.back().reg + "[" + stage_slot_ + "]";
+    }
+    return value;
   }
 
   // An intermediate `let t[i, j] = e` read at t[a, b]: e with i, j bound to
@@ -466,6 +490,8 @@ class Gen {
   int reduce_depth_ = 0;
   bool used_shared_ = false;
   std::string tpr_, lane_, active_, red_;
+  std::string stage_col_, stage_slot_;
+  std::vector<Staged> staged_;
   std::map<std::string, std::string> row_lets_;
   std::map<std::string, std::string> scalar_lets_;
 };
@@ -662,26 +688,52 @@ AutoKernel Injective(const OpInfo& info, Gen& g, const std::string& name) {
     decls.push_back({iv, "  let " + iv + " = " + Decompose(row, row_dims, k) + ";"});
   }
   env[stmt->indices.back().name] = col;
+  // Math calls between a thread's loads would keep LLVM from merging them:
+  // then loads, math and stores get loops of their own.
+  bool calls = false;
+  for (const ast::OpStmt& s : info.op->body)
+    Walk(s.value, [&](const ast::Expr* x) {
+      auto* c = ast::dyn_cast<ast::CallExpr>(x);
+      if (c && c->callee.name != "max" && c->callee.name != "min" && c->callee.name != "abs" && !c->cast_to) calls = true;
+    });
+  if (calls) g.EnableStaging(col, t);
+  std::vector<std::string> idx;
+  for (const ast::Ident& i : stmt->indices) idx.push_back(env[i.name]);
+  std::string target = res.name.name + "[" + Join(idx, ", ") + "]";
+  std::string result = g.Fresh("y");
   std::vector<std::string> body;
   {
     auto guard = g.To(&body, 3);
     std::string value = g.Value(stmt->value, env);
-    std::vector<std::string> idx;
-    for (const ast::Ident& i : stmt->indices) idx.push_back(env[i.name]);
-    g.Line(res.name.name + "[" + Join(idx, ", ") + "] = " + StoreType(res.type) + "(" + value + ");");
+    if (g.staged().empty()) g.Line(target + " = " + StoreType(res.type) + "(" + value + ");");
+    else g.Line(result + "[" + t + "] = " + value + ";");
   }
   std::vector<std::string> lines = top;
   lines.push_back("  let " + nb + " = cdiv(" + cols + ", " + std::to_string(kThreads) + " * " + v + ");");
   lines.push_back("  let " + row + " = blockIdx.x / " + nb + ";");
   lines.push_back("  let " + cb + " = blockIdx.x % " + nb + ";");
-  std::vector<std::string> loop;
-  loop.push_back("  for " + t + " in spatial(" + std::to_string(kThreads) + ") * repeat(" + v + ") on threadIdx.x {");
-  loop.push_back("    let " + col + " = " + cb + " * " + std::to_string(kThreads) + " * " + v + " + " + t + ";");
-  loop.push_back("    if (" + col + " < " + cols + ") {");
-  loop.insert(loop.end(), body.begin(), body.end());
-  loop.push_back("    }");
-  loop.push_back("  }");
-  for (const std::string& l : WithUsed(decls, loop)) lines.push_back(l);
+  const std::string mapping = "spatial(" + std::to_string(kThreads) + ") * repeat(" + v + ")";
+  const std::string head = "  for " + t + " in " + mapping + " on threadIdx.x {";
+  const std::string column = "    let " + col + " = " + cb + " * " + std::to_string(kThreads) + " * " + v + " + " + t + ";";
+  std::vector<std::string> loops;
+  for (const Gen::Staged& st : g.staged()) {
+    lines.push_back("  register " + st.reg + ": " + st.type + "[" + std::to_string(kThreads) + " * " + v + "] by " +
+                    mapping + ";");
+    std::string zero = st.type == "f32" || st.type == "f64" ? "0.0" : st.type + "(0)";
+    loops.insert(loops.end(), {head, column,
+                               "    " + st.reg + "[" + t + "] = " + col + " < " + cols + " ? " + st.read + " : " + zero + ";",
+                               "  }"});
+  }
+  if (!g.staged().empty())
+    lines.push_back("  register " + result + ": " + g.TypeOf(stmt->value) + "[" + std::to_string(kThreads) + " * " + v +
+                    "] by " + mapping + ";");
+  loops.insert(loops.end(), {head, column, "    if (" + col + " < " + cols + ") {"});
+  loops.insert(loops.end(), body.begin(), body.end());
+  loops.insert(loops.end(), {"    }", "  }"});
+  if (!g.staged().empty())
+    loops.insert(loops.end(), {head, column, "    if (" + col + " < " + cols + ") { " + target + " = " +
+                               StoreType(res.type) + "(" + result + "[" + t + "]); }", "  }"});
+  for (const std::string& l : WithUsed(decls, loops)) lines.push_back(l);
 
   Header h;
   h.ct_params.push_back(v + ": int in [1, 2, 4, 8] = " + std::to_string(vdef));

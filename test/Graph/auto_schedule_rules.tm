@@ -10,6 +10,8 @@
 // RUN: %tmc %s --op norm_rows --emit=ptx --arch=sm_90a | FileCheck %s --check-prefix=ROW-PTX
 // RUN: %tmc %s --op mm --emit=tm 2>&1 | FileCheck %s --check-prefix=SERIAL
 // RUN: %tmc %s --op col_sum --emit=tm 2>&1 | FileCheck %s --check-prefix=COLS
+// RUN: %tmc %s --op soft --emit=tm | FileCheck %s --check-prefix=STAGED
+// RUN: %tmc %s --op soft --emit=ptx --arch=sm_90a | FileCheck %s --check-prefix=STAGED-PTX
 // RUN: %tmc %s --op scale --emit=meta | FileCheck %s --check-prefix=META
 // REQUIRES: ptxas
 // RUN: %tmc %s --op scale --emit=ptx --arch=sm_90a | %ptxas-verify --no-spills sm_90a
@@ -17,6 +19,10 @@
 // RUN: %tmc %s --op mm -w --emit=ptx --arch=sm_90a | %ptxas-verify --no-spills sm_90a
 
 op scale<T>(X: T[R, C], s: f32) -> T[R, C] { out[i, j] = X[i, j] * s; }
+
+// Math calls: loads, math and stores in loops of their own, so that the
+// loads still merge.
+op soft(X: f32[R, C], Y: f32[R, C]) -> f32[R, C] { out[i, j] = exp(X[i, j]) * Y[i, j] + X[i, j]; }
 
 op norm_rows(X: f32[R, C]) -> f32[R, C] {
   let ss[r] = sum(c < C) X[r, c] * X[r, c];
@@ -40,6 +46,16 @@ op col_sum(X: f32[R, C]) -> f32[C] { out[c] = sum(r < R) X[r, c]; }
 // INJ-F16: ld.global.nc.v4.u32
 // INJ-F16: st.global.v4.b32
 
+// STAGED: register _x: f32[256 * V] by spatial(256) * repeat(V);
+// STAGED-NEXT: register _x1: f32[256 * V] by spatial(256) * repeat(V);
+// STAGED-NEXT: register _y: f32[256 * V] by spatial(256) * repeat(V);
+// STAGED: _x[_t] = _j < (C) ? X[_i, _j] : 0.0;
+// STAGED: _x1[_t] = _j < (C) ? Y[_i, _j] : 0.0;
+// STAGED: _y[_t] = ((exp(_x[_t]) * _x1[_t]) + _x[_t]);
+// STAGED: if (_j < (C)) { out[_i, _j] = f32(_y[_t]); }
+// STAGED-PTX-COUNT-2: ld.global.nc.v4.f32
+// STAGED-PTX: st.global.v4.f32
+
 // ROW: (rule: row reduction)
 // ROW: kernel norm_rows_auto<TPR: int in [32, 256] = 256>(X: f32[R, C], out: f32[R, C])
 // ROW-NEXT: implements norm_rows
@@ -54,7 +70,7 @@ op col_sum(X: f32[R, C]) -> f32[C] { out[c] = sum(r < R) X[r, c]; }
 // ROW-PTX: shfl.sync.bfly.b32
 // ROW-PTX: bar.sync
 
-// SERIAL: auto_schedule_rules.tm:26:4: warning: op 'mm' has no fast automatic schedule (its reduction runs across rows of 'B', not along them): one thread per element of the result, reductions as serial loops; a kernel that implements it will be faster [-Wauto-schedule-slow]
+// SERIAL: auto_schedule_rules.tm:32:4: warning: op 'mm' has no fast automatic schedule (its reduction runs across rows of 'B', not along them): one thread per element of the result, reductions as serial loops; a kernel that implements it will be faster [-Wauto-schedule-slow]
 // SERIAL: (rule: serial)
 // SERIAL: for _e in range(blockIdx.x * 256 + threadIdx.x, (M) * (N), gridDim.x * 256) {
 // SERIAL: for _k in range(K) {
