@@ -43,7 +43,7 @@ sema::CheckedModule* Compilation::CompileFile(const std::string& path) {
   std::error_code ec;
   std::string key = fs::weakly_canonical(path, ec).string();
   in_progress_.insert(key);
-  sema::CheckedModule* m = CompileLoaded(id, path);
+  sema::CheckedModule* m = CompileLoaded(id, path, /*main=*/true);
   in_progress_.erase(key);
   if (m) ReportUnknownDefines();
   return m;
@@ -55,13 +55,26 @@ sema::CheckedModule* Compilation::CompileBuffer(const std::string& name, std::st
   return CompileLoaded(id, name);
 }
 
-sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::string& module_name) {
+sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::string& module_name, bool main) {
   std::unique_ptr<ast::Module> tree;
   {
     StageTimer timer("parse");
     tree = ParseFile(file_id, diags_, options_.parse);
   }
   if (!tree) return nullptr;
+  if (main)
+    for (const std::string& dotted : options_.main_imports) {
+      bool present = false;
+      for (const ast::Import& imp : tree->imports) present |= imp.Dotted() == dotted;
+      if (present) continue;
+      ast::Import imp;
+      for (size_t at = 0; at <= dotted.size();) {
+        size_t dot = std::min(dotted.find('.', at), dotted.size());
+        imp.path.push_back(ast::Ident{dotted.substr(at, dot - at), {}});
+        at = dot + 1;
+      }
+      tree->imports.push_back(std::move(imp));
+    }
   auto module = std::make_unique<sema::CheckedModule>();
   module->name = module_name;
   module->ast = std::move(tree);

@@ -23,6 +23,9 @@ struct CompileOptions {
   /// Text checked as if it ended the main file: the kernels that
   /// `tmc --op` generates (they may use everything the file declares).
   std::string main_appendix;
+  /// Modules the main file imports besides its own imports: those that the
+  /// kernels `tmc --graph` rewrites were declared with (dotted names).
+  std::vector<std::string> main_imports;
 };
 
 class Compilation {
@@ -45,7 +48,7 @@ class Compilation {
   void ReportUnknownDefines();
 
  private:
-  sema::CheckedModule* CompileLoaded(uint32_t file_id, const std::string& module_name);
+  sema::CheckedModule* CompileLoaded(uint32_t file_id, const std::string& module_name, bool main = false);
   const sema::CheckedModule* ResolveImport(const ast::Import& imp, uint32_t importer_file);
   /// Where `name` is declared in a module `importer_file` could import.
   std::vector<sema::ImportHint> FindImport(const std::string& name, uint32_t importer_file);

@@ -13,6 +13,7 @@
 
 #include "frontend/ast/ast_printer.h"
 #include "frontend/check/types.h"
+#include "graph/ast_walk.h"
 
 namespace tmc::graph {
 namespace {
@@ -54,44 +55,6 @@ std::string Decompose(const std::string& flat, const std::vector<std::string>& d
 }
 
 // ------------------------------------------------------------ analysis
-
-template <typename F>
-void Walk(const ast::Expr* e, const F& f) {
-  if (!e) return;
-  f(e);
-  switch (e->kind) {
-    case ast::ExprKind::Call:
-      for (const ast::Expr* a : static_cast<const ast::CallExpr*>(e)->args) Walk(a, f);
-      break;
-    case ast::ExprKind::Cast: Walk(static_cast<const ast::CastExpr*>(e)->operand, f); break;
-    case ast::ExprKind::Index: {
-      auto* x = static_cast<const ast::IndexExpr*>(e);
-      Walk(x->base, f);
-      for (const ast::Expr* i : x->indices) Walk(i, f);
-      break;
-    }
-    case ast::ExprKind::Member: Walk(static_cast<const ast::MemberExpr*>(e)->base, f); break;
-    case ast::ExprKind::Unary: Walk(static_cast<const ast::UnaryExpr*>(e)->operand, f); break;
-    case ast::ExprKind::Binary:
-      Walk(static_cast<const ast::BinaryExpr*>(e)->lhs, f);
-      Walk(static_cast<const ast::BinaryExpr*>(e)->rhs, f);
-      break;
-    case ast::ExprKind::Ternary: {
-      auto* t = static_cast<const ast::TernaryExpr*>(e);
-      Walk(t->cond, f);
-      Walk(t->then_value, f);
-      Walk(t->else_value, f);
-      break;
-    }
-    case ast::ExprKind::Reduce: {
-      auto* r = static_cast<const ast::ReduceExpr*>(e);
-      for (const auto& v : r->vars) Walk(v.extent, f);
-      Walk(r->body, f);
-      break;
-    }
-    default: break;
-  }
-}
 
 bool HasReduce(const ast::Expr* e) {
   bool found = false;

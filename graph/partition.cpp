@@ -85,6 +85,8 @@ Graph BuildGraph(const ast::GraphDecl& decl, const sema::CheckedModule& m) {
     n.name = p.name.name;
     n.type = ast::PrintType(p.type);
     n.tensor = p.type.is_tensor;
+    n.elem = p.type.param ? p.type.param->name : std::string(ScalarName(p.type.elem));
+    for (const ast::Expr* d : p.type.dims) n.dims.push_back(ast::PrintExpr(d));
     env[n.name] = add(n);
   }
   std::function<int(const ast::Expr*)> build = [&](const ast::Expr* e) -> int {
@@ -95,6 +97,10 @@ Graph BuildGraph(const ast::GraphDecl& decl, const sema::CheckedModule& m) {
     n.name = ast::PrintExpr(e);
     n.type = e->type ? e->type->ToString() : "?";
     n.tensor = e->type && e->type->IsTensor();
+    if (e->type) {
+      n.elem = std::string(ScalarName(e->type->scalar));
+      for (const sema::Dim& d : e->type->dims) n.dims.push_back(d.ToString());
+    }
     if (auto* call = ast::dyn_cast<ast::CallExpr>(e)) {
       std::vector<std::string> known;
       n.kind = Node::Kind::OpCall;
@@ -192,6 +198,17 @@ Partition PartitionGraph(const Graph& g, const sema::CheckedModule& m, bool fuse
         p.groups[static_cast<size_t>(gid)].prologue.insert(p.groups[static_cast<size_t>(gid)].prologue.begin(), v);
         for (int w : node(v).args) prologue(w);
       };
+      // A hand-written kernel loads its inputs its own way (cp_async,
+      // ldmatrix): its producers stay kernels of their own.
+      std::vector<std::string> elems;
+      for (int w : node(a).args) elems.push_back(node(w).elem);
+      if (node(a).op && !ImplementingKernel(m, *node(a).op, elems).empty()) {
+        for (int w : node(a).args)
+          if (node(w).injective)
+            p.notes.push_back("'" + Label(node(w)) + "' is not fused into the prologue of '" + Label(node(a)) +
+                              "': prologues are not fused into hand-written kernels yet");
+        continue;
+      }
       for (int w : node(a).args) prologue(w);
     }
   }

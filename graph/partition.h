@@ -21,6 +21,8 @@ struct Node {
   std::vector<int> args;                // the nodes it reads, in argument order
   std::vector<int> users;               // the nodes that read it
   std::string type;                     // "f16[M, 3072]", "f32"
+  std::string elem;                     // "f16"
+  std::vector<std::string> dims;        // "M", "3072"
   bool tensor = false;
   bool anchor = false;                  // an op with a reduction
   bool injective = false;               // op without reduction, or tensor arithmetic

@@ -25,33 +25,42 @@ graph epilogue(x: f32[M, K], w: f32[K, N], b: f32[N]) -> f32[M, N] {
 // CHECK-NEXT: reads: x f32[M, K], w f32[K, N], b f32[N]
 // CHECK-NEXT: writes: gelu((matmul(x, w) + b)) f32[M, N] (the graph's result)
 
-// relu fused into the matmul's prologue.
-graph prologue(x: f32[M, K], w: f32[K, N]) -> f32[M, N] {
+// relu fused into the prologue of an automatically scheduled anchor; a
+// hand-written kernel (matmul_simt) keeps its producers separate.
+graph prologue(x: f32[R, C]) -> f32[R, C] {
+  return softmax(relu(x) * 2.0);
+}
+// CHECK-LABEL: graph prologue: 3 operations in 1 kernel
+// CHECK-NEXT: kernel 0: anchor softmax((relu(x) * 2.0))
+// CHECK-NEXT: scheduled by: automatic schedule (rule: row reduction)
+// CHECK-NEXT: prologue: relu(x)
+// CHECK-NEXT: prologue: (relu(x) * 2.0)
+// CHECK-NEXT: reads: x f32[R, C]
+graph no_prologue(x: f32[M, K], w: f32[K, N]) -> f32[M, N] {
   return matmul(relu(x), w);
 }
-// CHECK-LABEL: graph prologue: 2 operations in 1 kernel
-// CHECK-NEXT: kernel 0: anchor matmul(relu(x), w)
-// CHECK: prologue: relu(x)
-// CHECK-NEXT: reads: x f32[M, K], w f32[K, N]
+// CHECK-LABEL: graph no_prologue: 2 operations in 2 kernels
+// CHECK: kernel 1: anchor matmul(relu(x), w)
+// CHECK: not fused: 'relu(x)' is not fused into the prologue of 'matmul(relu(x), w)': prologues are not fused into hand-written kernels yet
 
-// A value read by two anchors is computed once, by its own kernel.
-graph shared_input(x: f32[M, K], w1: f32[K, N], w2: f32[K, N]) -> f32[M, N] {
+// A value read by two anchors is computed once, by its own kernel; the sum
+// joins one anchor's epilogue and reads the other's result, so that
+// anchor runs first.
+graph shared_input(x: f32[R, C]) -> f32[R, C] {
   let h = relu(x);
-  return matmul(h, w1) + matmul(h, w2);
+  return softmax(h) + softmax(h);
 }
-// The sum joins one anchor's epilogue and reads the other's result, so
-// that anchor runs first.
 // CHECK-LABEL: graph shared_input: 4 operations in 3 kernels
 // CHECK: kernel 0: injective h = relu(x)
-// CHECK: writes: h f32[M, K]
-// CHECK: kernel 1: anchor matmul(h, w2)
-// CHECK: writes: matmul(h, w2) f32[M, N]
-// CHECK: kernel 2: anchor matmul(h, w1)
+// CHECK: writes: h f32[R, C]
+// CHECK: kernel 1: anchor softmax(h)
+// CHECK: writes: softmax(h) f32[R, C]
+// CHECK: kernel 2: anchor softmax(h)
 // CHECK-NEXT: scheduled by
-// CHECK-NEXT: epilogue: (matmul(h, w1) + matmul(h, w2))
-// CHECK-NEXT: reads: h f32[M, K], w1 f32[K, N], matmul(h, w2) f32[M, N]
-// CHECK: not fused: 'h = relu(x)' is not fused into the prologue of 'matmul(h, w1)': 'matmul(h, w2)' also reads it
-// CHECK: not fused: '(matmul(h, w1) + matmul(h, w2))' is not fused into the epilogue of 'matmul(h, w2)': it is in the epilogue of another anchor
+// CHECK-NEXT: epilogue: (softmax(h) + softmax(h))
+// CHECK-NEXT: reads: h f32[R, C], softmax(h) f32[R, C]
+// CHECK: not fused: 'h = relu(x)' is not fused into the prologue of 'softmax(h)': 'softmax(h)' also reads it
+// CHECK: not fused: '(softmax(h) + softmax(h))' is not fused into the epilogue of 'softmax(h)': it is in the epilogue of another anchor
 
 // A consumer that reads the anchor's result at other elements (a
 // transpose) is not an epilogue; injective chains fuse among themselves.
@@ -82,7 +91,7 @@ graph broadcast(x: f32[R, C], y: f32[M, C]) -> f32[M, C] {
 // NOFUSE-NEXT: kernel 0: anchor matmul(x, w)
 // NOFUSE: kernel 1: injective (matmul(x, w) + b)
 // NOFUSE: kernel 2: injective gelu((matmul(x, w) + b))
-// NOFUSE-LABEL: graph prologue: 2 operations in 2 kernels
+// NOFUSE-LABEL: graph prologue: 3 operations in 3 kernels
 
 // DOT: digraph "epilogue" {
 // DOT: subgraph cluster_0 {

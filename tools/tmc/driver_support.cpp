@@ -14,6 +14,7 @@ CompileOptions FrontendOptions(const Options& o) {
   copts.check.defines = o.defines;
   copts.check.defines_kernel = o.kernel;
   copts.main_appendix = o.op_source;
+  copts.main_imports = o.main_imports;
   return copts;
 }
 

@@ -123,7 +123,7 @@ void WarnIfNoKernels(const sema::CheckedModule& m, const std::string& emit, Diag
     return s;
   };
   std::string why;
-  if (!graphs.empty()) why = "graphs (" + list(graphs) + ") are checked but not compiled to kernels yet";
+  if (!graphs.empty()) why = "'--graph NAME' compiles a graph into its kernels (" + list(graphs) + ")";
   if (!ops.empty())
     why += (why.empty() ? "" : "; ") + std::string("'--op NAME' compiles an op with an automatic schedule (") +
            list(ops) + ")";
@@ -170,8 +170,11 @@ int RealMain(int argc, char** argv) {
 
   std::string output;
   if (!o.op.empty() && !PrepareOpKernel(&o, sm, diags)) return 1;
+  if (!o.graph.empty() && !PrepareGraphKernels(&o, sm, diags)) return 1;
   if (o.command == "run") {
-    int rc = RunKernelCommand(o, sm, diags);
+    int rc = !o.graph.empty() && o.kernel.empty()
+                 ? RunGraphKernels(o, sm, diags, [&](const Options& ko) { return RunKernelCommand(ko, sm, diags); })
+                 : RunKernelCommand(o, sm, diags);
     PrintSummary(diags);
     return rc;
   }
@@ -205,13 +208,20 @@ int RealMain(int argc, char** argv) {
         if (m && m->ok) output += PrintGraphs(*m, o);
     bool lower = !o.parse_only && o.emit != "graph" && o.emit != "dot" &&
                  (o.emit != "ast" || !o.print_after.empty() || o.print_after_all);
-    if (lower && o.op.empty() && o.emit != "check" && o.emit != "ast")
+    if (lower && o.op.empty() && o.graph.empty() && o.emit != "check" && o.emit != "ast")
       for (const sema::CheckedModule* m : modules)
         if (m && m->ok) WarnIfNoKernels(*m, o.emit, diags);
     if (lower && !diags.HasErrors())
       for (const sema::CheckedModule* m : modules)
-        if (m && m->ok) output += EmitModule(*m, o, diags, o.op.empty() ? "" : o.kernel);
-    // --emit=tm: the op's kernel, once the compile above has checked it.
+        if (m && m->ok) {
+          std::string meta;
+          std::string only = !o.graph.empty() ? o.graph_kernels : !o.op.empty() ? o.kernel : "";
+          output += EmitModule(*m, o, diags, only, &meta);
+          // --graph --emit=meta: the launch plan, with the kernels' metadata.
+          if (!o.graph.empty() && o.emit == "meta")
+            output = o.graph_plan.substr(0, o.graph_plan.rfind('}')) + ",\n  \"metadata\": " + meta + "}\n";
+        }
+    // --emit=tm: the generated kernels, once the compile above has checked them.
     if (o.emit == "tm" && !diags.HasErrors()) output = o.op_source.substr(o.op_source.find('\n', 1) + 1);
   }
 

@@ -2,6 +2,8 @@
 // input file for the compile or tmc run that follows.
 #pragma once
 
+#include <functional>
+
 #include "support/diagnostics.h"
 #include "tools/tmc/options.h"
 
@@ -13,5 +15,19 @@ namespace tmc::driver {
 /// error reported, when there is no such op. When the file does not check,
 /// returns true with no kernel: the compile that follows says why.
 bool PrepareOpKernel(Options* o, SourceManager& sm, DiagnosticEngine& diags);
+
+/// --graph NAME: partitions the graph, writes its fused ops and kernels to
+/// `o->op_source` (rewritten hand-written kernels, automatic schedules for
+/// the rest), their names to `o->graph_kernels`, the launch plan to
+/// `o->graph_plan` and the modules they need to `o->main_imports`. False,
+/// with an error, when there is no such graph.
+bool PrepareGraphKernels(Options* o, SourceManager& sm, DiagnosticEngine& diags);
+
+/// tmc run --graph without --kernel: runs (with `run`) each kernel of the
+/// plan against its part of the graph, with its shape symbols derived from
+/// the graph's (--shape M=...) through the values each parameter is bound
+/// to. Exit status 0 when every kernel passes.
+int RunGraphKernels(const Options& o, SourceManager& sm, DiagnosticEngine& diags,
+                    const std::function<int(const Options&)>& run);
 
 }  // namespace tmc::driver

@@ -171,7 +171,7 @@ const Flag kFlags[] = {
      "graph (each graph's partition into kernels), dot (the\n"
      "same for Graphviz)",
      SetEmit},
-    {"--no-fuse", Form::Switch, nullptr, kCompile, "partition graphs into one kernel per operation",
+    {"--no-fuse", Form::Switch, nullptr, kCompile | kRun, "partition graphs into one kernel per operation",
      [](Options* o, const std::string&, std::string*) { return o->no_fuse = true, true; }},
     {"-o", Form::Separate, "FILE", kCompile, "write the output to FILE instead of standard output",
      [](Options* o, const std::string& v, std::string*) { return o->output = v, true; }},
@@ -232,6 +232,9 @@ const Flag kFlags[] = {
     {"--kernel", Form::Separate, "NAME", kCompile | kRun,
      "tmc run: the kernel to run (default: the file's only\nkernel); --all-candidates: the kernel whose space to\ncompile (default: every kernel with parameters)",
      [](Options* o, const std::string& v, std::string*) { return o->kernel = v, true; }},
+    {"--graph", Form::Separate, "NAME", kCompile | kRun,
+     "compile the graph NAME into its fused kernels (tmc run:\ncheck each against its part of the graph;\ndocs/fusion.md)",
+     [](Options* o, const std::string& v, std::string*) { return o->graph = v, true; }},
     {"--op", Form::Separate, "NAME", kCompile | kRun,
      "compile (or, with tmc run, check) the op NAME with an\nautomatic schedule instead of a hand-written kernel\n(docs/fusion.md)",
      [](Options* o, const std::string& v, std::string*) { return o->op = v, true; }},
@@ -464,13 +467,18 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
   if (!o->all_candidates && !o->define_lists.empty())
     return Fail("-D " + o->define_lists.begin()->first + "=V1,V2,... lists values to try: it needs --all-candidates",
                 command);
+  if (!o->op.empty() && !o->graph.empty()) return Fail("'--op' and '--graph' cannot be combined", command);
+  if (!o->graph.empty() && o->all_candidates)
+    return Fail("'--graph' and '--all-candidates' cannot be combined (yet)", command);
+  if (command == kCompile && !o->graph.empty() && !o->kernel.empty())
+    return Fail("'--graph' compiles all of the graph's kernels: it takes no '--kernel'", command);
   if (!o->op.empty() && !o->kernel.empty())
     return Fail("'--op' compiles the op's automatic kernel: it takes no '--kernel'", command);
   if (!o->op.empty() && o->all_candidates)
     return Fail("'--op' and '--all-candidates' cannot be combined (yet): compile the --emit=tm kernel's candidates",
                 command);
-  if (o->emit == "tm" && o->op.empty())
-    return Fail("--emit=tm prints an op's automatic kernel: it needs --op NAME", command);
+  if (o->emit == "tm" && o->op.empty() && o->graph.empty())
+    return Fail("--emit=tm prints generated kernels: it needs --op NAME or --graph NAME", command);
   if (command == kCompile && !o->all_candidates) {
     if (!o->kernel.empty()) return Fail("'--kernel' compiles one kernel's candidates: it needs --all-candidates", command);
     if (o->jobs) return Fail("'-j' sets the threads of --all-candidates: it needs --all-candidates", command);

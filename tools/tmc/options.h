@@ -47,6 +47,15 @@ struct Options {
   bool no_fuse = false;   // --no-fuse: one kernel per graph operation
   std::string op;         // --op NAME: the op's automatic kernel
   std::string op_source;  // that kernel's .tm text (made by the driver, not an option)
+  std::string graph;      // --graph NAME: compile (tmc run: check) the graph's kernels
+  // Made by the driver for --graph: the kernels (comma-separated), the
+  // launch plan, and the modules the rewritten kernels need.
+  std::string graph_kernels;
+  std::string graph_plan;
+  // Per kernel of the plan, the graph values it binds: their types
+  // ("f16[M, 768]") and names (or literal text for scalars).
+  std::vector<std::vector<std::string>> graph_arg_types, graph_arg_values;
+  std::vector<std::string> main_imports;
   // tmc run
   std::string kernel;
   std::map<std::string, int64_t> shapes;  // --shape M=128,N=64

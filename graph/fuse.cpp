@@ -1,0 +1,461 @@
+// Post-scheduling fusion (docs/fusion.md, "Fused kernels"). The fused op
+// is written by composing op definitions as text: a node read at indices
+// I is its op's result expression with the result's index variables bound
+// to I, its parameters read through their arguments (recursively, inside
+// the group) and its reduction variables renamed.
+#include "graph/fuse.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "frontend/ast/ast_printer.h"
+#include "graph/ast_walk.h"
+#include "graph/auto_schedule.h"
+
+namespace tmc::graph {
+namespace {
+
+std::string Join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? sep : "") + parts[i];
+  return s;
+}
+
+bool Narrow(const std::string& elem) { return elem == "f16" || elem == "bf16"; }
+
+bool IsIdentifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+const ast::OpStmt* ResultStmt(const ast::OpDecl& op) {
+  for (const ast::OpStmt& s : op.body)
+    if (!s.is_let) return &s;
+  return nullptr;
+}
+
+/// Writes the expressions of a group's nodes.
+class Composer {
+ public:
+  using Reader = std::function<std::string(const std::vector<std::string>&)>;
+  struct Ctx {
+    std::map<std::string, std::string> names;
+    std::map<std::string, Reader> tensors;
+  };
+
+  Composer(const Graph& g, const Group& grp) : g_(g), grp_(grp) {}
+
+  /// How values from outside the group are read: by these names.
+  std::map<int, std::string> external;
+  /// When set, the anchor's value at the indices (a hand-written kernel's
+  /// stored value).
+  std::function<std::string(const std::vector<std::string>&)> anchor_value;
+  /// The anchor's intermediates, as statements of the fused op.
+  std::vector<std::string> lets;
+
+  bool InGroup(int n) const { return std::find(grp_.members.begin(), grp_.members.end(), n) != grp_.members.end(); }
+
+  std::string At(int n, const std::vector<std::string>& idx) {
+    const Node& nd = g_.nodes[static_cast<size_t>(n)];
+    if (n == grp_.anchor && anchor_value) return anchor_value(idx);
+    if (!InGroup(n)) {
+      auto it = external.find(n);
+      std::string name = it != external.end() ? it->second : nd.expr ? ast::PrintExpr(nd.expr) : nd.name;
+      if (!nd.tensor) return name;
+      std::string read = name + "[" + Join(idx, ", ") + "]";
+      return Narrow(nd.elem) ? "f32(" + read + ")" : read;
+    }
+    if (nd.kind == Node::Kind::Arith) {
+      auto* b = static_cast<const ast::BinaryExpr*>(nd.expr);
+      return "(" + Operand(nd.args[0], nd, idx) + " " + std::string(ast::Spelling(b->op)) + " " +
+             Operand(nd.args[1], nd, idx) + ")";
+    }
+    const ast::OpDecl& op = *nd.op;
+    Ctx& c = OpContext(n);
+    const ast::OpStmt* out = ResultStmt(op);
+    Ctx local = c;
+    for (size_t k = 0; k < out->indices.size() && k < idx.size(); ++k) local.names[out->indices[k].name] = idx[k];
+    return "(" + Print(out->value, local) + ")";
+  }
+
+  std::string Print(const ast::Expr* e, const Ctx& c) {
+    switch (e->kind) {
+      case ast::ExprKind::Name: {
+        const std::string& n = static_cast<const ast::NameExpr*>(e)->name;
+        if (auto it = c.names.find(n); it != c.names.end()) return it->second;
+        return n;
+      }
+      case ast::ExprKind::Call: {
+        auto* call = static_cast<const ast::CallExpr*>(e);
+        std::vector<std::string> args;
+        for (const ast::Expr* a : call->args) args.push_back(Print(a, c));
+        // A generic op's T(x) is a conversion to the f32 it is checked as.
+        std::string callee = call->cast_to ? "f32" : call->callee.name;
+        return callee + "(" + Join(args, ", ") + ")";
+      }
+      case ast::ExprKind::Cast: {
+        auto* cast = static_cast<const ast::CastExpr*>(e);
+        return std::string(ScalarName(cast->to)) + "(" + Print(cast->operand, c) + ")";
+      }
+      case ast::ExprKind::Index: {
+        auto* x = static_cast<const ast::IndexExpr*>(e);
+        std::vector<std::string> idx;
+        for (const ast::Expr* i : x->indices) idx.push_back(Print(i, c));
+        auto* base = ast::dyn_cast<ast::NameExpr>(x->base);
+        if (base)
+          if (auto it = c.tensors.find(base->name); it != c.tensors.end()) return it->second(idx);
+        return Print(x->base, c) + "[" + Join(idx, ", ") + "]";
+      }
+      case ast::ExprKind::Unary: {
+        auto* u = static_cast<const ast::UnaryExpr*>(e);
+        return std::string(ast::Spelling(u->op)) + "(" + Print(u->operand, c) + ")";
+      }
+      case ast::ExprKind::Binary: {
+        auto* b = static_cast<const ast::BinaryExpr*>(e);
+        return "(" + Print(b->lhs, c) + " " + std::string(ast::Spelling(b->op)) + " " + Print(b->rhs, c) + ")";
+      }
+      case ast::ExprKind::Ternary: {
+        auto* t = static_cast<const ast::TernaryExpr*>(e);
+        return "(" + Print(t->cond, c) + " ? " + Print(t->then_value, c) + " : " + Print(t->else_value, c) + ")";
+      }
+      case ast::ExprKind::Reduce: {
+        auto* r = static_cast<const ast::ReduceExpr*>(e);
+        Ctx inner = c;
+        std::vector<std::string> vars;
+        for (const auto& v : r->vars) {
+          std::string name = Fresh(v.name.name);
+          vars.push_back(name + " < " + Print(v.extent, c));
+          inner.names[v.name.name] = name;
+        }
+        return "(" + r->reducer.name + "(" + Join(vars, ", ") + ") (" + Print(r->body, inner) + "))";
+      }
+      default: return ast::PrintExpr(e);
+    }
+  }
+
+ private:
+  std::string Fresh(const std::string& base) { return base + "_" + std::to_string(++counter_); }
+
+  // An operand of tensor arithmetic, broadcast as numpy does: its
+  // dimensions align with the result's trailing ones, and a 1 against a
+  // longer dimension is read at 0.
+  std::string Operand(int a, const Node& result, const std::vector<std::string>& idx) {
+    const Node& an = g_.nodes[static_cast<size_t>(a)];
+    if (!an.tensor) return At(a, {});
+    std::vector<std::string> j;
+    size_t off = result.dims.size() - an.dims.size();
+    for (size_t d = 0; d < an.dims.size(); ++d)
+      j.push_back(an.dims[d] == "1" && result.dims[off + d] != "1" ? "0" : idx[off + d]);
+    return At(a, j);
+  }
+
+  // The names an op node's body sees: its shape symbols as the arguments'
+  // dimensions, its parameters through its arguments, its intermediates
+  // (the anchor's as statements of the fused op, the others inlined).
+  Ctx& OpContext(int n) {
+    if (auto it = contexts_.find(n); it != contexts_.end()) return it->second;
+    const Node& nd = g_.nodes[static_cast<size_t>(n)];
+    const ast::OpDecl& op = *nd.op;
+    Ctx& c = contexts_[n];
+    for (size_t i = 0; i < op.params.size() && i < nd.args.size(); ++i) {
+      const ast::Param& p = op.params[i];
+      int arg = nd.args[i];
+      const Node& an = g_.nodes[static_cast<size_t>(arg)];
+      if (!p.type.is_tensor) {
+        c.names[p.name.name] = "(" + At(arg, {}) + ")";
+        continue;
+      }
+      for (size_t d = 0; d < p.type.dims.size() && d < an.dims.size(); ++d)
+        if (auto* s = ast::dyn_cast<ast::NameExpr>(p.type.dims[d])) c.names[s->name] = SymbolText(an.dims[d]);
+      c.tensors[p.name.name] = [this, arg](const std::vector<std::string>& j) { return At(arg, j); };
+    }
+    for (const ast::OpStmt& s : op.body) {
+      if (!s.is_let) continue;
+      if (n == grp_.anchor) {
+        std::string name = Fresh("a_" + s.name.name);
+        Ctx inner = c;
+        std::vector<std::string> vars;
+        for (const ast::Ident& i : s.indices) {
+          vars.push_back(Fresh(i.name));
+          inner.names[i.name] = vars.back();
+        }
+        std::string body = Print(s.value, inner);
+        lets.push_back("let " + name + (vars.empty() ? "" : "[" + Join(vars, ", ") + "]") + " = " + body + ";");
+        if (vars.empty()) c.names[s.name.name] = name;
+        else c.tensors[s.name.name] = [name](const std::vector<std::string>& j) { return name + "[" + Join(j, ", ") + "]"; };
+        continue;
+      }
+      const ast::OpStmt* let = &s;
+      if (s.indices.empty()) {
+        c.names[s.name.name] = "(" + Print(s.value, c) + ")";
+        continue;
+      }
+      Ctx snapshot = c;
+      c.tensors[s.name.name] = [this, let, snapshot](const std::vector<std::string>& j) {
+        Ctx inner = snapshot;
+        for (size_t k = 0; k < let->indices.size() && k < j.size(); ++k) inner.names[let->indices[k].name] = j[k];
+        return "(" + Print(let->value, inner) + ")";
+      };
+    }
+    return c;
+  }
+
+ public:
+  /// A graph dimension as the fused op names it (constants get symbols,
+  /// so that kernels over symbols implement the op).
+  std::function<std::string(const std::string&)> SymbolText = [](const std::string& d) { return d; };
+
+ private:
+  const Graph& g_;
+  const Group& grp_;
+  std::map<int, Ctx> contexts_;
+  int counter_ = 0;
+};
+
+/// The kernel visible in `m` (or its imports) named `name`, and its module.
+std::pair<const ast::KernelDecl*, const sema::CheckedModule*> FindKernel(const sema::CheckedModule& m,
+                                                                         const std::string& name) {
+  std::vector<const sema::CheckedModule*> modules = {&m};
+  modules.insert(modules.end(), m.imports.begin(), m.imports.end());
+  for (const sema::CheckedModule* mod : modules)
+    for (const ast::Decl* d : mod->ast->decls)
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d); k && k->name.name == name) return {k, mod};
+  return {nullptr, nullptr};
+}
+
+struct Edit {
+  uint32_t begin, end;
+  std::string text;
+};
+
+}  // namespace
+
+FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModule& m, const SourceManager& sm) {
+  FusedGraph fg;
+  const std::string gname = g.decl->name.name;
+  // Constant dimensions become symbols of the fused ops (D768): a kernel
+  // over symbols implements an op over symbols.
+  auto symbol_text = [](const std::string& d) {
+    return !d.empty() && std::isdigit(static_cast<unsigned char>(d[0])) ? "D" + d : d;
+  };
+  std::set<std::string> value_names;
+  for (const Node& nd : g.nodes) value_names.insert(nd.name);
+  for (size_t gi = 0; gi < p.groups.size(); ++gi) {
+    const Group& grp = p.groups[gi];
+    FusedKernel fk;
+    fk.op_name = gname + "_k" + std::to_string(gi);
+    const Node& outn = g.nodes[static_cast<size_t>(grp.output)];
+    // The fused op's inputs: the anchor's arguments, then what the rest of
+    // the group reads from outside, in first use.
+    std::vector<int> inputs;
+    auto add_input = [&](int a) {
+      const Node& an = g.nodes[static_cast<size_t>(a)];
+      bool inside = std::find(grp.members.begin(), grp.members.end(), a) != grp.members.end();
+      if (inside || std::find(inputs.begin(), inputs.end(), a) != inputs.end()) return;
+      if (an.kind == Node::Kind::Constant && !(grp.anchor >= 0 && std::count(g.nodes[static_cast<size_t>(grp.anchor)].args.begin(),
+                                                                             g.nodes[static_cast<size_t>(grp.anchor)].args.end(), a)))
+        return;  // a literal, written where it is used
+      inputs.push_back(a);
+    };
+    if (grp.anchor >= 0)
+      for (int a : g.nodes[static_cast<size_t>(grp.anchor)].args) add_input(a);
+    for (int i : grp.members)
+      for (int a : g.nodes[static_cast<size_t>(i)].args) add_input(a);
+
+    Composer op_text(g, grp);
+    op_text.SymbolText = symbol_text;
+    std::vector<std::string> params;
+    std::set<std::string> used;
+    for (int a : inputs) {
+      const Node& an = g.nodes[static_cast<size_t>(a)];
+      std::string name = IsIdentifier(an.name) ? an.name : "t" + std::to_string(a);
+      if (an.kind == Node::Kind::Constant) name = "s" + std::to_string(a);
+      while (used.count(name)) name += "_";
+      used.insert(name);
+      op_text.external[a] = name;
+      std::string type = an.elem.empty() ? "f32" : an.elem;
+      if (an.tensor) {
+        std::vector<std::string> dims;
+        for (const std::string& d : an.dims) dims.push_back(symbol_text(d));
+        type += "[" + Join(dims, ", ") + "]";
+      }
+      params.push_back(name + ": " + type);
+      fk.args.push_back({an.kind == Node::Kind::Constant ? ast::PrintExpr(an.expr) : an.name, an.type, false});
+    }
+    std::vector<std::string> out_idx;
+    for (size_t d = 0; d < outn.dims.size(); ++d) out_idx.push_back("_o" + std::to_string(d));
+    std::string value = op_text.At(grp.output, out_idx);
+    std::vector<std::string> out_dims;
+    for (const std::string& d : outn.dims) out_dims.push_back(symbol_text(d));
+    fk.op_source = "// kernel " + std::to_string(gi) + " of graph '" + gname + "' (tmc --emit=graph)\nop " + fk.op_name +
+                   "(" + Join(params, ", ") + ") -> " + outn.elem + "[" + Join(out_dims, ", ") + "] {\n";
+    for (const std::string& l : op_text.lets) fk.op_source += "  " + l + "\n";
+    fk.op_source += "  out[" + Join(out_idx, ", ") + "] = " + outn.elem + "(" + value + ");\n}\n";
+    fk.args.push_back({outn.name, outn.type, true});
+
+    // The hand-written kernel of the anchor, rewritten: each store of its
+    // result computes the epilogue.
+    std::string why;
+    const Node* anchor = grp.anchor >= 0 ? &g.nodes[static_cast<size_t>(grp.anchor)] : nullptr;
+    std::string kname = grp.kernel.rfind("kernel '", 0) == 0 ? grp.kernel.substr(8, grp.kernel.find('\'', 8) - 8) : "";
+    const ast::KernelDecl* k = nullptr;
+    const sema::CheckedModule* kmod = nullptr;
+    if (!kname.empty()) std::tie(k, kmod) = FindKernel(m, kname);
+    if (k && !grp.prologue.empty()) why = "a prologue is not fused into a hand-written kernel yet";
+    if (k && why.empty() && k->params.size() != anchor->op->params.size() + 1) why = "its op has several results";
+    std::vector<const ast::AssignStmt*> stores;
+    if (k && why.empty()) {
+      const std::string& y = k->params.back().name.name;
+      std::set<const ast::Expr*> store_bases;
+      std::function<void(const ast::Stmt*)> find = [&](const ast::Stmt* s) {
+        if (!s) return;
+        if (auto* a = ast::dyn_cast<ast::AssignStmt>(s)) {
+          auto* t = ast::dyn_cast<ast::IndexExpr>(a->target);
+          auto* b = t ? ast::dyn_cast<ast::NameExpr>(t->base) : nullptr;
+          if (b && b->name == y) {
+            if (a->op != ast::AssignOp::Assign) why = "it updates its result in place";
+            stores.push_back(a);
+            store_bases.insert(t->base);
+          }
+        }
+        if (auto* b = ast::dyn_cast<ast::BlockStmt>(s))
+          for (const ast::Stmt* c : b->stmts) find(c);
+        if (auto* i = ast::dyn_cast<ast::IfStmt>(s)) {
+          find(i->then_body);
+          find(i->else_body);
+        }
+        if (auto* l = ast::dyn_cast<ast::ForStmt>(s)) find(l->body);
+        if (auto* w = ast::dyn_cast<ast::WhileStmt>(s)) find(w->body);
+      };
+      find(k->body);
+      WalkStmt(k->body, [&](const ast::Expr* x) {
+        auto* n = ast::dyn_cast<ast::NameExpr>(x);
+        if (n && n->name == y && !store_bases.count(x)) why = "it reads its result back or passes it on";
+      });
+      if (stores.empty()) why = "it stores its result in a way tmc cannot rewrite";
+    }
+    if (k && why.empty()) {
+      std::vector<Edit> edits;
+      uint32_t base = k->range.begin.offset;
+      auto replace = [&](SourceRange r, std::string text) {
+        edits.push_back({r.begin.offset - base, r.end.offset - base, std::move(text)});
+      };
+      fk.kernel_name = fk.op_name + "_" + k->name.name;
+      replace(k->name.range, fk.kernel_name);
+      replace(k->implements->range, fk.op_name);
+      // Element-type parameters bound by the arguments.
+      std::set<std::string> bound;
+      for (size_t i = 0; i < anchor->op->params.size(); ++i) {
+        const ast::TypeSpec& t = k->params[i].type;
+        if (!t.param || !bound.insert(t.param->name).second) continue;
+        const std::string& elem = g.nodes[static_cast<size_t>(anchor->args[i])].elem;
+        for (const ast::CtParam& cp : k->ct_params) {
+          if (cp.name.name != t.param->name) continue;
+          if (cp.has_candidates && !cp.candidates.empty())
+            edits.push_back({cp.candidates.front()->range.begin.offset - base, cp.candidates.back()->range.end.offset - base, elem});
+          if (cp.default_value) replace(cp.default_value->range, elem);
+        }
+      }
+      // Names in the kernel: the anchor's arguments are its parameters;
+      // the epilogue's other inputs become parameters before the result.
+      const ast::Param& y = k->params.back();
+      std::vector<std::string> ydims;
+      for (const ast::Expr* d : y.type.dims) ydims.push_back(ast::PrintExpr(d));
+      Composer kt(g, grp);
+      std::string extra;
+      std::set<std::string> kernel_names;
+      for (const ast::Param& kp : k->params) kernel_names.insert(kp.name.name);
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        int a = inputs[i];
+        if (i < anchor->op->params.size()) {
+          kt.external[a] = k->params[i].name.name;
+          continue;
+        }
+        const Node& an = g.nodes[static_cast<size_t>(a)];
+        std::string name = "g_" + op_text.external[a];
+        while (kernel_names.count(name)) name += "_";
+        kernel_names.insert(name);
+        kt.external[a] = name;
+        std::string type = an.elem.empty() ? "f32" : an.elem;
+        if (an.tensor) {
+          std::vector<std::string> dims;
+          size_t off = outn.dims.size() - an.dims.size();
+          for (size_t d = 0; d < an.dims.size(); ++d)
+            dims.push_back(an.dims[d] == outn.dims[off + d] && off + d < ydims.size() ? ydims[off + d] : an.dims[d]);
+          type += "[" + Join(dims, ", ") + "]";
+        }
+        extra += name + ": " + type + ", ";
+      }
+      if (!extra.empty()) edits.push_back({y.name.range.begin.offset - base, y.name.range.begin.offset - base, extra});
+      replace(y.type.range, outn.elem + "[" + Join(ydims, ", ") + "]");
+      int count = 0;
+      for (const ast::AssignStmt* st : stores) {
+        auto* t = static_cast<const ast::IndexExpr*>(st->target);
+        std::vector<std::string> idx;
+        for (const ast::Expr* i : t->indices) idx.push_back("(" + std::string(sm.Text(i->range)) + ")");
+        std::string ev = "_ev" + std::to_string(count++);
+        kt.anchor_value = [&, ev](const std::vector<std::string>&) { return Narrow(anchor->elem) ? "f32(" + ev + ")" : ev; };
+        std::string e = kt.At(grp.output, idx);
+        replace(SourceRange{st->range.begin, st->value->range.end},
+                "let " + ev + " = " + std::string(sm.Text(st->value->range)) + "; " + std::string(sm.Text(st->target->range)) +
+                    " = " + outn.elem + "(" + e + ")");
+      }
+      std::string text(sm.Text(k->range));
+      std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
+      for (const Edit& ed : edits) text.replace(ed.begin, ed.end - ed.begin, ed.text);
+      fk.kernel_source = "// kernel " + std::to_string(gi) + " of graph '" + gname + "': kernel '" + k->name.name +
+                         "' with the epilogue fused where it stores its result\n" + text + "\n";
+      fk.schedule = "kernel '" + k->name.name + "' (implements " + anchor->op->name.name + "), epilogue fused";
+      if (std::find(fg.imports.begin(), fg.imports.end(), kmod->name) == fg.imports.end() && kmod != &m) {
+        for (const sema::CheckedModule* imp : kmod->imports)
+          if (std::find(fg.imports.begin(), fg.imports.end(), imp->name) == fg.imports.end()) fg.imports.push_back(imp->name);
+        fg.imports.push_back(kmod->name);
+      }
+    } else {
+      if (k) fg.notes.push_back("kernel " + std::to_string(gi) + " of graph '" + gname + "' is scheduled automatically: kernel '" +
+                                k->name.name + "' cannot take it (" + why + ")");
+      fk.schedule = "automatic";
+    }
+    fg.kernels.push_back(std::move(fk));
+  }
+  return fg;
+}
+
+void ScheduleFused(FusedGraph* fg, const sema::CheckedModule& m) {
+  std::set<std::string> taken = VisibleNames(m);
+  for (FusedKernel& fk : fg->kernels) {
+    if (!fk.kernel_source.empty()) continue;
+    std::vector<std::string> known;
+    const ast::OpDecl* op = FindOp(m, fk.op_name, &known);
+    if (!op) continue;
+    AutoKernel k = ScheduleOp(*op, taken);
+    fk.kernel_name = k.name;
+    fk.kernel_source = k.source;
+    fk.schedule = std::string("automatic (rule: ") + RuleName(k.rule) + ")";
+    taken.insert(k.name);
+  }
+}
+
+std::string PlanJson(const Graph& g, const FusedGraph& fg) {
+  auto q = [](const std::string& s) {
+    std::string o = "\"";
+    for (char c : s) o += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+    return o + "\"";
+  };
+  std::string s = "{\n  \"graph\": " + q(g.decl->name.name) + ",\n  \"kernels\": [\n";
+  for (size_t i = 0; i < fg.kernels.size(); ++i) {
+    const FusedKernel& k = fg.kernels[i];
+    s += "    {\"kernel\": " + q(k.kernel_name) + ", \"op\": " + q(k.op_name) + ", \"schedule\": " + q(k.schedule) +
+         ", \"args\": [";
+    for (size_t a = 0; a < k.args.size(); ++a)
+      s += std::string(a ? ", " : "") + "{\"value\": " + q(k.args[a].value) + ", \"type\": " + q(k.args[a].type) +
+           (k.args[a].output ? ", \"output\": true" : "") + "}";
+    s += "]}" + std::string(i + 1 < fg.kernels.size() ? "," : "") + "\n";
+  }
+  return s + "  ]\n}\n";
+}
+
+}  // namespace tmc::graph

@@ -1,0 +1,32 @@
+#!/usr/bin/env python3
+"""Runs every graph of a module with tmc run --graph, fused and with
+--no-fuse, at the given shapes; prints one line per run and exits 1 if any
+kernel fails.
+
+usage: run_graphs.py TMC MODULE.tm SHAPES
+"""
+import re
+import subprocess
+import sys
+
+
+def main():
+    tmc, module, shapes = sys.argv[1:4]
+    fails = 0
+    for graph in re.findall(r"^graph\s+(\w+)", open(module).read(), re.M):
+        for extra in ([], ["--no-fuse"]):
+            r = subprocess.run([tmc, "run", module, "--graph", graph, "--shape", shapes] + extra,
+                               capture_output=True, text=True, timeout=600)
+            kernels = r.stdout.count("== kernel")
+            passed = r.stdout.count("result:     PASS")
+            ok = r.returncode == 0 and kernels > 0 and passed == kernels
+            fails += not ok
+            print(f"{'ok' if ok else 'FAIL'} {graph} {' '.join(extra)} ({passed} of {kernels} kernels)")
+            if not ok:
+                print(r.stdout + r.stderr)
+    print(f"failures: {fails}")
+    return 1 if fails else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
