@@ -593,6 +593,15 @@ std::string Assemble(const OpInfo& info, const std::string& name, const Header& 
   return s;
 }
 
+AutoKernel Made(const OpInfo& info, const std::string& name, ScheduleRule rule, const Header& h,
+                const std::string& comment, const std::vector<std::string>& body) {
+  AutoKernel k;
+  k.name = name;
+  k.rule = rule;
+  k.source = Assemble(info, name, h, comment, body);
+  return k;
+}
+
 /// The lines of `decls` whose name (`let NAME = ...`) the body uses, then the body.
 std::vector<std::string> WithUsed(const std::vector<std::pair<std::string, std::string>>& decls,
                                   const std::vector<std::string>& body) {
@@ -706,11 +715,7 @@ AutoKernel Injective(const OpInfo& info, Gen& g, const std::string& name) {
                         "' (rule: injective): each block covers 256 * " + v +
                         " elements of one row of the result, each thread " + v +
                         " neighbours (one 16-byte access where the row allows).\n";
-  AutoKernel k;
-  k.name = name;
-  k.rule = ScheduleRule::Injective;
-  k.source = Assemble(info, name, h, comment, lines);
-  return k;
+  return Made(info, name, ScheduleRule::Injective, h, comment, lines);
 }
 
 AutoKernel RowReduction(const OpInfo& info, Gen& g, const std::string& name, size_t m) {
@@ -814,11 +819,7 @@ AutoKernel RowReduction(const OpInfo& info, Gen& g, const std::string& name, siz
                         (row_length ? ", rows of at most 1024" : "") + ") or a block of 256 (" + tpr + " = 256" +
                         (row_length ? ", longer rows" : "") +
                         "); each reduction combines with shuffles and, in a block, shared memory.\n";
-  AutoKernel k;
-  k.name = name;
-  k.rule = ScheduleRule::RowReduction;
-  k.source = Assemble(info, name, h, comment, lines);
-  return k;
+  return Made(info, name, ScheduleRule::RowReduction, h, comment, lines);
 }
 
 AutoKernel Serial(const OpInfo& info, Gen& g, const std::string& name, const std::string& why) {
@@ -857,11 +858,8 @@ AutoKernel Serial(const OpInfo& info, Gen& g, const std::string& name, const std
   std::string comment = "// Automatic schedule of op '" + info.op->name.name +
                         "' (rule: serial): one thread per element of the result, reductions as loops" +
                         (why.empty() ? "" : "; no faster rule applies: " + why) + ".\n";
-  AutoKernel k;
-  k.name = name;
-  k.rule = ScheduleRule::Serial;
+  AutoKernel k = Made(info, name, ScheduleRule::Serial, h, comment, lines);
   k.why_serial = why;
-  k.source = Assemble(info, name, h, comment, lines);
   return k;
 }
 
