@@ -287,6 +287,11 @@ class Gen {
   // An intermediate `let t[i, j] = e` read at t[a, b]: e with i, j bound to
   // a, b, computed where it is read (each read computes it again).
   std::string Inline(const ast::OpStmt& let, const std::vector<std::string>& idx) {
+    // A read at the same indices as an earlier one, outside conditionals,
+    // takes that value: a fused op's epilogue that reads the anchor's value
+    // twice (gelu) computes its reduction once.
+    std::string key = let.name.name + "[" + Join(idx, ", ") + "]";
+    if (auto it = inlined_.find(key); it != inlined_.end()) return it->second;
     Env inner;
     for (size_t i = 0; i < let.indices.size() && i < idx.size(); ++i) {
       const std::string& text = idx[i];
@@ -302,6 +307,7 @@ class Gen {
     std::string v = Value(let.value, inner);
     std::string n = Fresh(let.name.name);
     Line("let " + n + " = " + v + ";");
+    if (cond_depth_ == 0 && reduce_depth_ == 0) inlined_[key] = n;
     return n;
   }
 
@@ -457,6 +463,11 @@ class Gen {
   std::vector<Staged> staged_;
   std::map<std::string, std::string> row_lets_;
   std::map<std::string, std::string> scalar_lets_;
+  std::map<std::string, std::string> inlined_;  // read of an intermediate -> its value in this statement
+
+ public:
+  /// A new statement: values inlined for the last one are out of scope.
+  void NewStatement() { inlined_.clear(); }
 };
 
 // ------------------------------------------------------------ rules
@@ -676,6 +687,7 @@ AutoKernel Injective(const OpInfo& info, Gen& g, const std::string& name) {
   std::vector<std::string> body;
   {
     auto guard = g.To(&body, 3);
+    g.NewStatement();
     std::string value = g.Value(stmt->value, env);
     if (g.staged().empty()) g.Line(target + " = " + StoreType(res.type) + "(" + value + ");");
     else g.Line(result + "[" + t + "] = " + value + ";");
@@ -752,6 +764,7 @@ AutoKernel RowReduction(const OpInfo& info, Gen& g, const std::string& name, siz
         if (fixed) row_length = ast::PrintExpr(r->vars.back().extent);
       });
     Gen::Env env;
+    g.NewStatement();
     for (size_t k = 0; k < m; ++k) env[s.indices[k].name] = row_vars[k];
     std::vector<std::string> guarded;
     if (s.is_let) {
@@ -845,6 +858,7 @@ AutoKernel Serial(const OpInfo& info, Gen& g, const std::string& name, const std
     std::vector<std::string> body;
     {
       auto guard = g.To(&body, 2);
+      g.NewStatement();
       std::string v = g.Value(s.value, env);
       g.Line(res->name.name + "[" + Join(idx, ", ") + "] = " + StoreType(res->type) + "(" + v + ");");
     }

@@ -55,12 +55,28 @@ class Composer {
   std::function<std::string(const std::vector<std::string>&)> anchor_value;
   /// The anchor's intermediates, as statements of the fused op.
   std::vector<std::string> lets;
+  /// Whether the anchor's value becomes an intermediate of its own.
+  bool bind_anchor = false;
 
   bool InGroup(int n) const { return std::find(grp_.members.begin(), grp_.members.end(), n) != grp_.members.end(); }
 
   std::string At(int n, const std::vector<std::string>& idx) {
     const Node& nd = g_.nodes[static_cast<size_t>(n)];
     if (n == grp_.anchor && anchor_value) return anchor_value(idx);
+    if (n == grp_.anchor && bind_anchor) {
+      // The anchor's value once, as an intermediate of the fused op: the
+      // epilogue may read it more than once (gelu reads x twice).
+      if (anchor_let_.empty()) {
+        const ast::OpStmt* out = ResultStmt(*nd.op);
+        std::vector<std::string> vars;
+        for (size_t k = 0; k < out->indices.size(); ++k) vars.push_back(Fresh("v" + std::to_string(k)));
+        Ctx local = OpContext(n);
+        for (size_t k = 0; k < vars.size(); ++k) local.names[out->indices[k].name] = vars[k];
+        anchor_let_ = Fresh("a_value");
+        lets.push_back("let " + anchor_let_ + "[" + Join(vars, ", ") + "] = " + Print(out->value, local) + ";");
+      }
+      return anchor_let_ + "[" + Join(idx, ", ") + "]";
+    }
     if (!InGroup(n)) {
       auto it = external.find(n);
       std::string name = it != external.end() ? it->second : nd.expr ? ast::PrintExpr(nd.expr) : nd.name;
@@ -212,6 +228,7 @@ class Composer {
   const Graph& g_;
   const Group& grp_;
   std::map<int, Ctx> contexts_;
+  std::string anchor_let_;
   int counter_ = 0;
 };
 
@@ -267,6 +284,14 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
 
     Composer op_text(g, grp);
     op_text.SymbolText = symbol_text;
+    // An anchor that reduces inside each element (a matmul) with an
+    // epilogue: its value is an intermediate, computed once per element.
+    if (grp.anchor >= 0 && !grp.epilogue.empty()) {
+      const ast::OpStmt* out = ResultStmt(*g.nodes[static_cast<size_t>(grp.anchor)].op);
+      bool reduces = false;
+      Walk(out->value, [&](const ast::Expr* x) { reduces |= x->kind == ast::ExprKind::Reduce; });
+      op_text.bind_anchor = reduces;
+    }
     std::vector<std::string> params;
     std::set<std::string> used;
     for (int a : inputs) {
@@ -432,6 +457,9 @@ void ScheduleFused(FusedGraph* fg, const sema::CheckedModule& m) {
     const ast::OpDecl* op = FindOp(m, fk.op_name, &known);
     if (!op) continue;
     AutoKernel k = ScheduleOp(*op, taken);
+    if (k.slow)
+      fg->notes.push_back(fk.op_name + " gets the serial automatic schedule (" + k.why_serial +
+                          "): one thread per element; a kernel that implements its anchor's op would be faster");
     fk.kernel_name = k.name;
     fk.kernel_source = k.source;
     fk.schedule = std::string("automatic (rule: ") + RuleName(k.rule) + ")";

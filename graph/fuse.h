@@ -41,7 +41,7 @@ struct FusedKernel {
 struct FusedGraph {
   std::vector<FusedKernel> kernels;  // in launch order
   std::vector<std::string> imports;  // modules the rewritten kernels need
-  std::vector<std::string> notes;    // why a group fell back to an automatic schedule
+  std::vector<std::string> notes;    // why a group fell back to an automatic schedule, or a slow one
 };
 
 /// The fused ops and the rewritten hand-written kernels of `g`'s partition;
@@ -49,7 +49,7 @@ struct FusedGraph {
 FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModule& m, const SourceManager& sm);
 
 /// Fills in the automatic kernels, from the fused ops as checked in `m`
-/// (the module with the fused ops appended).
+/// (the module with the fused ops appended); a slow one adds a note.
 void ScheduleFused(FusedGraph* fg, const sema::CheckedModule& m);
 
 /// The launch plan, as JSON: the kernels in order and what each binds.
