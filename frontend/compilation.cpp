@@ -37,8 +37,11 @@ sema::CheckedModule* Compilation::CompileFile(const std::string& path) {
     diags_.Report(SourceRange{}, DiagKind::CannotOpenFile, path, error);
     return nullptr;
   }
+  uint32_t written = static_cast<uint32_t>(text.size());
   text += options_.main_appendix;
+  uint32_t total = static_cast<uint32_t>(text.size());
   uint32_t id = sm_.AddFile(path, std::move(text));
+  if (!options_.main_appendix.empty()) diags_.SuppressWarningsIn({sm_.Loc(id, written), sm_.Loc(id, total)});
   // The main file takes part in cycle detection like any import.
   std::error_code ec;
   std::string key = fs::weakly_canonical(path, ec).string();

@@ -50,8 +50,9 @@ class Composer {
 
   /// How values from outside the group are read: by these names.
   std::map<int, std::string> external;
-  /// When set, the anchor's value at the indices (a hand-written kernel's
-  /// stored value).
+  /// When set, the value of node `lead` at the indices (a hand-written
+  /// kernel's stored value).
+  int lead = -1;
   std::function<std::string(const std::vector<std::string>&)> anchor_value;
   /// The anchor's intermediates, as statements of the fused op.
   std::vector<std::string> lets;
@@ -62,7 +63,7 @@ class Composer {
 
   std::string At(int n, const std::vector<std::string>& idx) {
     const Node& nd = g_.nodes[static_cast<size_t>(n)];
-    if (n == grp_.anchor && anchor_value) return anchor_value(idx);
+    if (n == lead && anchor_value) return anchor_value(idx);
     if (n == grp_.anchor && bind_anchor) {
       // The anchor's value once, as an intermediate of the fused op: the
       // epilogue may read it more than once (gelu reads x twice).
@@ -185,7 +186,7 @@ class Composer {
         continue;
       }
       for (size_t d = 0; d < p.type.dims.size() && d < an.dims.size(); ++d)
-        if (auto* s = ast::dyn_cast<ast::NameExpr>(p.type.dims[d])) c.names[s->name] = SymbolText(an.dims[d]);
+        if (auto* s = ast::dyn_cast<ast::NameExpr>(p.type.dims[d])) c.names[s->name] = DimText(arg, d);
       c.tensors[p.name.name] = [this, arg](const std::vector<std::string>& j) { return At(arg, j); };
     }
     for (const ast::OpStmt& s : op.body) {
@@ -223,6 +224,11 @@ class Composer {
   /// A graph dimension as the fused op names it (constants get symbols,
   /// so that kernels over symbols implement the op).
   std::function<std::string(const std::string&)> SymbolText = [](const std::string& d) { return d; };
+  /// Dimension `d` of node `n`'s value as the fused op names it (by
+  /// default its graph text through SymbolText).
+  std::function<std::string(int, size_t)> DimText = [this](int n, size_t d) {
+    return SymbolText(g_.nodes[static_cast<size_t>(n)].dims[d]);
+  };
 
  private:
   const Graph& g_;
@@ -255,8 +261,16 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
   const std::string gname = g.decl->name.name;
   // Constant dimensions become symbols of the fused ops (D768): a kernel
   // over symbols implements an op over symbols.
-  auto symbol_text = [](const std::string& d) {
-    return !d.empty() && std::isdigit(static_cast<unsigned char>(d[0])) ? "D" + d : d;
+  // A dimension written as an expression (2 * N) becomes a symbol too
+  // (E0): an op's parameter dimension binds a symbol only by its name.
+  std::map<std::string, std::string> expr_symbols;
+  auto symbol_text = [&](std::string d) -> std::string {
+    if (d.size() > 2 && d.front() == '(' && d.back() == ')') d = d.substr(1, d.size() - 2);
+    if (!d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return "D" + d;
+    if (IsIdentifier(d)) return d;
+    auto [it, fresh] = expr_symbols.emplace(d, "E" + std::to_string(expr_symbols.size()));
+    return it->second;
   };
   std::set<std::string> value_names;
   for (const Node& nd : g.nodes) value_names.insert(nd.name);
@@ -265,70 +279,33 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     FusedKernel fk;
     fk.op_name = gname + "_k" + std::to_string(gi);
     const Node& outn = g.nodes[static_cast<size_t>(grp.output)];
-    // The fused op's inputs: the anchor's arguments, then what the rest of
+    // The node a kernel may implement: the anchor, or the first operation
+    // of a group without one.
+    const int lead = grp.anchor >= 0 ? grp.anchor : grp.members.front();
+    const Node& lead_node = g.nodes[static_cast<size_t>(lead)];
+    // The fused op's inputs: the lead's arguments, then what the rest of
     // the group reads from outside, in first use.
     std::vector<int> inputs;
     auto add_input = [&](int a) {
       const Node& an = g.nodes[static_cast<size_t>(a)];
       bool inside = std::find(grp.members.begin(), grp.members.end(), a) != grp.members.end();
       if (inside || std::find(inputs.begin(), inputs.end(), a) != inputs.end()) return;
-      if (an.kind == Node::Kind::Constant && !(grp.anchor >= 0 && std::count(g.nodes[static_cast<size_t>(grp.anchor)].args.begin(),
-                                                                             g.nodes[static_cast<size_t>(grp.anchor)].args.end(), a)))
+      if (an.kind == Node::Kind::Constant && !std::count(lead_node.args.begin(), lead_node.args.end(), a))
         return;  // a literal, written where it is used
       inputs.push_back(a);
     };
-    if (grp.anchor >= 0)
-      for (int a : g.nodes[static_cast<size_t>(grp.anchor)].args) add_input(a);
+    for (int a : lead_node.args) add_input(a);
     for (int i : grp.members)
       for (int a : g.nodes[static_cast<size_t>(i)].args) add_input(a);
-
-    Composer op_text(g, grp);
-    op_text.SymbolText = symbol_text;
-    // An anchor that reduces inside each element (a matmul) with an
-    // epilogue: its value is an intermediate, computed once per element.
-    if (grp.anchor >= 0 && !grp.epilogue.empty()) {
-      const ast::OpStmt* out = ResultStmt(*g.nodes[static_cast<size_t>(grp.anchor)].op);
-      bool reduces = false;
-      Walk(out->value, [&](const ast::Expr* x) { reduces |= x->kind == ast::ExprKind::Reduce; });
-      op_text.bind_anchor = reduces;
-    }
-    std::vector<std::string> params;
-    std::set<std::string> used;
-    for (int a : inputs) {
-      const Node& an = g.nodes[static_cast<size_t>(a)];
-      std::string name = IsIdentifier(an.name) ? an.name : "t" + std::to_string(a);
-      if (an.kind == Node::Kind::Constant) name = "s" + std::to_string(a);
-      while (used.count(name)) name += "_";
-      used.insert(name);
-      op_text.external[a] = name;
-      std::string type = an.elem.empty() ? "f32" : an.elem;
-      if (an.tensor) {
-        std::vector<std::string> dims;
-        for (const std::string& d : an.dims) dims.push_back(symbol_text(d));
-        type += "[" + Join(dims, ", ") + "]";
-      }
-      params.push_back(name + ": " + type);
-      fk.args.push_back({an.kind == Node::Kind::Constant ? ast::PrintExpr(an.expr) : an.name, an.type, false});
-    }
-    std::vector<std::string> out_idx;
-    for (size_t d = 0; d < outn.dims.size(); ++d) out_idx.push_back("_o" + std::to_string(d));
-    std::string value = op_text.At(grp.output, out_idx);
-    std::vector<std::string> out_dims;
-    for (const std::string& d : outn.dims) out_dims.push_back(symbol_text(d));
-    fk.op_source = "// kernel " + std::to_string(gi) + " of graph '" + gname + "' (tmc --emit=graph)\nop " + fk.op_name +
-                   "(" + Join(params, ", ") + ") -> " + outn.elem + "[" + Join(out_dims, ", ") + "] {\n";
-    for (const std::string& l : op_text.lets) fk.op_source += "  " + l + "\n";
-    fk.op_source += "  out[" + Join(out_idx, ", ") + "] = " + outn.elem + "(" + value + ");\n}\n";
-    fk.args.push_back({outn.name, outn.type, true});
 
     // The hand-written kernel of the anchor, rewritten: each store of its
     // result computes the epilogue.
     std::string why;
-    const Node* anchor = grp.anchor >= 0 ? &g.nodes[static_cast<size_t>(grp.anchor)] : nullptr;
+    const Node* anchor = lead_node.op ? &lead_node : nullptr;
     std::string kname = grp.kernel.rfind("kernel '", 0) == 0 ? grp.kernel.substr(8, grp.kernel.find('\'', 8) - 8) : "";
     const ast::KernelDecl* k = nullptr;
     const sema::CheckedModule* kmod = nullptr;
-    if (!kname.empty()) std::tie(k, kmod) = FindKernel(m, kname);
+    if (!kname.empty() && anchor) std::tie(k, kmod) = FindKernel(m, kname);
     if (k && !grp.prologue.empty()) why = "a prologue is not fused into a hand-written kernel yet";
     if (k && why.empty() && k->params.size() != anchor->op->params.size() + 1) why = "its op has several results";
     std::vector<const ast::AssignStmt*> stores;
@@ -362,7 +339,88 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
       });
       if (stores.empty()) why = "it stores its result in a way tmc cannot rewrite";
     }
-    if (k && why.empty()) {
+    // With a kernel to rewrite, the fused op takes the kernel's dimension
+    // names (each parameter as the kernel declares it), so that the kernel
+    // implements it even where two of its dimensions are equal in the graph
+    // (a square weight); otherwise graph dimensions as symbols.
+    const bool rewrite = k && why.empty();
+    std::map<int, std::vector<std::string>> kernel_dims;  // input node -> its parameter's dimensions
+    std::vector<std::string> ydims;
+    std::map<std::string, std::string> to_kernel;  // graph dimension -> kernel dimension
+    if (rewrite) {
+      for (const ast::Expr* d : k->params.back().type.dims) ydims.push_back(ast::PrintExpr(d));
+      for (size_t d = 0; d < outn.dims.size() && d < ydims.size(); ++d) to_kernel.emplace(outn.dims[d], ydims[d]);
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        const Node& an = g.nodes[static_cast<size_t>(inputs[i])];
+        if (!an.tensor) continue;
+        std::vector<std::string> dims;
+        if (i < anchor->op->params.size()) {
+          for (const ast::Expr* d : k->params[i].type.dims) dims.push_back(ast::PrintExpr(d));
+          for (size_t d = 0; d < an.dims.size() && d < dims.size(); ++d) to_kernel.emplace(an.dims[d], dims[d]);
+        } else {
+          size_t off = outn.dims.size() - an.dims.size();
+          for (size_t d = 0; d < an.dims.size(); ++d)
+            dims.push_back(an.dims[d] == outn.dims[off + d] && off + d < ydims.size() ? ydims[off + d] : symbol_text(an.dims[d]));
+        }
+        kernel_dims[inputs[i]] = dims;
+      }
+    }
+    auto op_symbol = [&](const std::string& d) {
+      auto it = to_kernel.find(d);
+      return it != to_kernel.end() ? it->second : symbol_text(d);
+    };
+    // By position where the kernel names it: an input as its parameter,
+    // a value of the result's shape as the result.
+    auto dim_text = [&](int n, size_t d) -> std::string {
+      const Node& nd = g.nodes[static_cast<size_t>(n)];
+      if (auto it = kernel_dims.find(n); it != kernel_dims.end() && d < it->second.size()) return it->second[d];
+      if (rewrite && nd.dims.size() == ydims.size() && d < ydims.size()) return ydims[d];
+      return op_symbol(nd.dims[d]);
+    };
+    Composer op_text(g, grp);
+    op_text.SymbolText = op_symbol;
+    op_text.DimText = dim_text;
+    // An anchor that reduces inside each element (a matmul) with an
+    // epilogue: its value is an intermediate, computed once per element.
+    if (grp.anchor >= 0 && !grp.epilogue.empty()) {
+      const ast::OpStmt* out = ResultStmt(*g.nodes[static_cast<size_t>(grp.anchor)].op);
+      bool reduces = false;
+      Walk(out->value, [&](const ast::Expr* x) { reduces |= x->kind == ast::ExprKind::Reduce; });
+      op_text.bind_anchor = reduces;
+    }
+    std::vector<std::string> params;
+    std::set<std::string> used;
+    for (int a : inputs) {
+      const Node& an = g.nodes[static_cast<size_t>(a)];
+      std::string name = IsIdentifier(an.name) ? an.name : "t" + std::to_string(a);
+      if (an.kind == Node::Kind::Constant) name = "s" + std::to_string(a);
+      while (used.count(name)) name += "_";
+      used.insert(name);
+      op_text.external[a] = name;
+      std::string type = an.elem.empty() ? "f32" : an.elem;
+      if (an.tensor) {
+        std::vector<std::string> dims;
+        if (kernel_dims.count(a)) dims = kernel_dims[a];
+        else
+          for (const std::string& d : an.dims) dims.push_back(op_symbol(d));
+        type += "[" + Join(dims, ", ") + "]";
+      }
+      params.push_back(name + ": " + type);
+      fk.args.push_back({an.kind == Node::Kind::Constant ? ast::PrintExpr(an.expr) : an.name, an.type, false});
+    }
+    std::vector<std::string> out_idx;
+    for (size_t d = 0; d < outn.dims.size(); ++d) out_idx.push_back("_o" + std::to_string(d));
+    std::string value = op_text.At(grp.output, out_idx);
+    std::vector<std::string> out_dims = ydims;
+    if (!rewrite)
+      for (const std::string& d : outn.dims) out_dims.push_back(op_symbol(d));
+    fk.op_source = "// kernel " + std::to_string(gi) + " of graph '" + gname + "' (tmc --emit=graph)\nop " + fk.op_name +
+                   "(" + Join(params, ", ") + ") -> " + outn.elem + "[" + Join(out_dims, ", ") + "] {\n";
+    for (const std::string& l : op_text.lets) fk.op_source += "  " + l + "\n";
+    fk.op_source += "  out[" + Join(out_idx, ", ") + "] = " + outn.elem + "(" + value + ");\n}\n";
+    fk.args.push_back({outn.name, outn.type, true});
+
+    if (rewrite) {
       std::vector<Edit> edits;
       uint32_t base = k->range.begin.offset;
       auto replace = [&](SourceRange r, std::string text) {
@@ -387,9 +445,10 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
       // Names in the kernel: the anchor's arguments are its parameters;
       // the epilogue's other inputs become parameters before the result.
       const ast::Param& y = k->params.back();
-      std::vector<std::string> ydims;
-      for (const ast::Expr* d : y.type.dims) ydims.push_back(ast::PrintExpr(d));
       Composer kt(g, grp);
+      kt.lead = lead;
+      kt.SymbolText = op_symbol;
+      kt.DimText = dim_text;
       std::string extra;
       std::set<std::string> kernel_names;
       for (const ast::Param& kp : k->params) kernel_names.insert(kp.name.name);
@@ -405,13 +464,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         kernel_names.insert(name);
         kt.external[a] = name;
         std::string type = an.elem.empty() ? "f32" : an.elem;
-        if (an.tensor) {
-          std::vector<std::string> dims;
-          size_t off = outn.dims.size() - an.dims.size();
-          for (size_t d = 0; d < an.dims.size(); ++d)
-            dims.push_back(an.dims[d] == outn.dims[off + d] && off + d < ydims.size() ? ydims[off + d] : an.dims[d]);
-          type += "[" + Join(dims, ", ") + "]";
-        }
+        if (an.tensor) type += "[" + Join(kernel_dims[a], ", ") + "]";
         extra += name + ": " + type + ", ";
       }
       if (!extra.empty()) edits.push_back({y.name.range.begin.offset - base, y.name.range.begin.offset - base, extra});

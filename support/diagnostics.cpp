@@ -164,6 +164,8 @@ void DiagnosticEngine::Emit(std::vector<Diagnostic>& diags) {
   if (main.severity == Severity::Warning) {
     std::string flag = WarningFlag(main.kind);
     if (suppress_warnings_ || std::find(disabled_.begin(), disabled_.end(), flag) != disabled_.end()) return;
+    for (const SourceRange& r : quiet_ranges_)
+      if (main.range.begin.offset >= r.begin.offset && main.range.begin.offset < r.end.offset) return;
     main.flag = "-W" + flag;
     if (warnings_as_errors_) {
       main.severity = Severity::Error;

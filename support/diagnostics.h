@@ -123,6 +123,10 @@ class DiagnosticEngine {
 
   void SetWarningsAsErrors(bool on) { warnings_as_errors_ = on; }
   void SetSuppressWarnings(bool on) { suppress_warnings_ = on; }
+  /// Drops the warnings located in [begin, end): generated text (the
+  /// kernels tmc --op and --graph add to a file), where the user can do
+  /// nothing about them.
+  void SuppressWarningsIn(SourceRange range) { quiet_ranges_.push_back(range); }
   /// Drops the warnings of one flag (-Wno-FLAG, FLAG as WarningFlag gives it).
   void DisableWarning(std::string flag) { disabled_.push_back(std::move(flag)); }
   /// After this many errors, one more note says so and the rest are dropped.
@@ -152,6 +156,7 @@ class DiagnosticEngine {
   unsigned warning_count_ = 0;
   std::string kind_log_;
   std::vector<std::string> disabled_;
+  std::vector<SourceRange> quiet_ranges_;
 };
 
 }  // namespace tmc

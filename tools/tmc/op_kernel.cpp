@@ -2,6 +2,10 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <set>
 
 #include "frontend/compilation.h"
 #include "graph/auto_schedule.h"
@@ -119,6 +123,63 @@ std::vector<std::string> DimsOf(const std::string& type) {
   return dims;
 }
 
+// The value of a graph dimension: a number, a --shape symbol, or + - * /
+// and parentheses over them (`2 * N`). Nothing when a symbol is missing
+// (`missing` names it).
+std::optional<int64_t> EvalDim(const std::string& text, const std::map<std::string, int64_t>& shapes,
+                               std::string* missing) {
+  size_t at = 0;
+  std::function<std::optional<int64_t>()> sum;
+  auto skip = [&] {
+    while (at < text.size() && text[at] == ' ') ++at;
+  };
+  std::function<std::optional<int64_t>()> atom = [&]() -> std::optional<int64_t> {
+    skip();
+    if (at < text.size() && text[at] == '(') {
+      ++at;
+      auto v = sum();
+      skip();
+      if (at < text.size() && text[at] == ')') ++at;
+      return v;
+    }
+    size_t start = at;
+    while (at < text.size() && (std::isalnum(static_cast<unsigned char>(text[at])) || text[at] == '_')) ++at;
+    std::string word = text.substr(start, at - start);
+    if (word.empty()) return std::nullopt;
+    if (std::isdigit(static_cast<unsigned char>(word[0]))) return std::stoll(word);
+    if (auto it = shapes.find(word); it != shapes.end()) return it->second;
+    *missing = word;
+    return std::nullopt;
+  };
+  auto product = [&]() -> std::optional<int64_t> {
+    auto v = atom();
+    for (skip(); v && at < text.size() && (text[at] == '*' || text[at] == '/'); skip()) {
+      char op = text[at++];
+      auto r = atom();
+      if (!r || (op == '/' && *r == 0)) return std::nullopt;
+      v = op == '*' ? *v * *r : *v / *r;
+    }
+    return v;
+  };
+  sum = [&]() -> std::optional<int64_t> {
+    auto v = product();
+    for (skip(); v && at < text.size() && (text[at] == '+' || text[at] == '-'); skip()) {
+      char op = text[at++];
+      auto r = product();
+      if (!r) return std::nullopt;
+      v = op == '+' ? *v + *r : *v - *r;
+    }
+    return v;
+  };
+  return sum();
+}
+
+bool IsNumber(const std::string& s) {
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return !s.empty() && *end == 0;
+}
+
 }  // namespace
 
 int RunGraphKernels(const Options& o, SourceManager& sm, DiagnosticEngine& diags,
@@ -132,8 +193,34 @@ int RunGraphKernels(const Options& o, SourceManager& sm, DiagnosticEngine& diags
     names.push_back(o.graph_kernels.substr(at, comma - at));
     at = comma + 1;
   }
+  if (o.graph_kernels.empty()) {
+    std::printf("graph '%s' has no operations (it returns an input): nothing to run\n", o.graph.c_str());
+    return 0;
+  }
+  // Every --shape symbol must be one of the graph's (a typo would go unnoticed).
+  std::set<std::string> symbols;
+  for (const auto& types : o.graph_arg_types)
+    for (const std::string& t : types)
+      for (const std::string& d : DimsOf(t))
+        for (size_t at = 0; at < d.size();) {
+          if (!std::isalpha(static_cast<unsigned char>(d[at])) && d[at] != '_') {
+            ++at;
+            continue;
+          }
+          size_t start = at;
+          while (at < d.size() && (std::isalnum(static_cast<unsigned char>(d[at])) || d[at] == '_')) ++at;
+          symbols.insert(d.substr(start, at - start));
+        }
+  for (const auto& [name, value] : o.shapes)
+    if (!symbols.count(name)) {
+      std::string list;
+      for (const std::string& sym : symbols) list += (list.empty() ? "" : ", ") + sym;
+      diags.Report(SourceRange{}, DiagKind::RunFailed,
+                   "graph '" + o.graph + "' has no shape symbol '" + name + "' (it has " + list + ")");
+      return 1;
+    }
   int rc = 0;
-  for (size_t i = 0; i < names.size(); ++i) {
+  for (size_t i = 0; i < names.size() && rc == 0; ++i) {
     const ast::KernelDecl* k = nullptr;
     for (const ast::Decl* d : m->ast->decls)
       if (auto* kd = ast::dyn_cast<ast::KernelDecl>(d); kd && kd->name.name == names[i]) k = kd;
@@ -148,23 +235,19 @@ int RunGraphKernels(const Options& o, SourceManager& sm, DiagnosticEngine& diags
     for (size_t a = 0; a < k->params.size() && a < o.graph_arg_types[i].size(); ++a) {
       const ast::Param& p = k->params[a];
       if (!p.type.is_tensor) {
+        // A literal passes its value; a graph parameter its --arg value,
+        // else tmc run's default for scalars (the same in every kernel).
         const std::string& v = o.graph_arg_values[i][a];
-        auto given = o.args.find(v);
-        ko.args[p.name.name] = given != o.args.end() ? given->second : v;
+        if (auto given = o.args.find(v); given != o.args.end()) ko.args[p.name.name] = given->second;
+        else if (IsNumber(v) || v == "true" || v == "false") ko.args[p.name.name] = v;
         continue;
       }
       std::vector<std::string> dims = DimsOf(o.graph_arg_types[i][a]);
       for (size_t d = 0; d < p.type.dims.size() && d < dims.size(); ++d) {
         auto* sym = ast::dyn_cast<ast::NameExpr>(p.type.dims[d]);
         if (!sym) continue;
-        int64_t value = 0;
-        if (!dims[d].empty() && std::isdigit(static_cast<unsigned char>(dims[d][0]))) value = std::stoll(dims[d]);
-        else if (auto it = o.shapes.find(dims[d]); it != o.shapes.end()) value = it->second;
-        else {
-          missing = dims[d];
-          continue;
-        }
-        ko.shapes[sym->name] = value;
+        std::optional<int64_t> value = EvalDim(dims[d], o.shapes, &missing);
+        if (value) ko.shapes[sym->name] = *value;
       }
     }
     if (!missing.empty()) {
