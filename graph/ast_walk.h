@@ -1,5 +1,10 @@
-// A pre-order walk over an AST expression, for the analyses of graph/.
+// Walks over AST expressions, and joining generated text, for graph/.
 #pragma once
+
+#include <fmt/format.h>
+
+#include <string>
+#include <vector>
 
 #include "frontend/ast/ast.h"
 
@@ -81,6 +86,18 @@ void WalkStmt(const ast::Stmt* s, const F& f) {
     case ast::StmtKind::ExprStmt: Walk(static_cast<const ast::ExprStmt*>(s)->expr, f); break;
     default: break;
   }
+}
+
+/// Whether a reduction (`sum(k < K) ...`) occurs in `e`.
+inline bool HasReduce(const ast::Expr* e) {
+  bool found = false;
+  Walk(e, [&](const ast::Expr* x) { found |= x->kind == ast::ExprKind::Reduce; });
+  return found;
+}
+
+/// The parts of generated source, separated by `sep`.
+inline std::string Join(const std::vector<std::string>& parts, const std::string& sep) {
+  return fmt::format("{}", fmt::join(parts, sep));
 }
 
 }  // namespace tmc::graph

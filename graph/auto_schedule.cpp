@@ -20,12 +20,6 @@ namespace {
 
 constexpr int kThreads = 256;
 
-std::string Join(const std::vector<std::string>& parts, const std::string& sep) {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) s += (i ? sep : "") + parts[i];
-  return s;
-}
-
 std::string ElemName(const ast::TypeSpec& t) { return t.param ? t.param->name : std::string(ScalarName(t.elem)); }
 
 std::vector<std::string> DimTexts(const ast::TypeSpec& t) {
@@ -55,12 +49,6 @@ std::string Decompose(const std::string& flat, const std::vector<std::string>& d
 }
 
 // ------------------------------------------------------------ analysis
-
-bool HasReduce(const ast::Expr* e) {
-  bool found = false;
-  Walk(e, [&](const ast::Expr* x) { found |= x->kind == ast::ExprKind::Reduce; });
-  return found;
-}
 
 std::set<std::string> NamesIn(const ast::Expr* e) {
   std::set<std::string> names;
@@ -633,8 +621,6 @@ std::vector<std::string> WithUsed(const std::vector<std::pair<std::string, std::
   return out;
 }
 
-std::string StoreType(const ast::TypeSpec& t) { return ElemName(t); }
-
 /// `let`s without indices: once, before everything.
 void ScalarLets(const OpInfo& info, Gen& g, std::vector<std::string>* top) {
   for (const ast::OpStmt& s : info.op->body) {
@@ -689,7 +675,7 @@ AutoKernel Injective(const OpInfo& info, Gen& g, const std::string& name) {
     auto guard = g.To(&body, 3);
     g.NewStatement();
     std::string value = g.Value(stmt->value, env);
-    if (g.staged().empty()) g.Line(target + " = " + StoreType(res.type) + "(" + value + ");");
+    if (g.staged().empty()) g.Line(target + " = " + ElemName(res.type) + "(" + value + ");");
     else g.Line(result + "[" + t + "] = " + value + ";");
   }
   std::vector<std::string> lines = top;
@@ -716,7 +702,7 @@ AutoKernel Injective(const OpInfo& info, Gen& g, const std::string& name) {
   loops.insert(loops.end(), {"    }", "  }"});
   if (!g.staged().empty())
     loops.insert(loops.end(), {head, column, "    if (" + col + " < " + cols + ") { " + target + " = " +
-                               StoreType(res.type) + "(" + result + "[" + t + "]); }", "  }"});
+                               ElemName(res.type) + "(" + result + "[" + t + "]); }", "  }"});
   for (const std::string& l : WithUsed(decls, loops)) lines.push_back(l);
 
   Header h;
@@ -793,7 +779,7 @@ AutoKernel RowReduction(const OpInfo& info, Gen& g, const std::string& name, siz
       }
       top.push_back("  if (" + active + " && " + lane + " == 0) {");
       top.insert(top.end(), guarded.begin(), guarded.end());
-      top.push_back("    " + res->name.name + "[" + Join(idx, ", ") + "] = " + StoreType(res->type) + "(" + v + ");");
+      top.push_back("    " + res->name.name + "[" + Join(idx, ", ") + "] = " + ElemName(res->type) + "(" + v + ");");
       top.push_back("  }");
     } else {
       std::string c = g.Fresh("c");
@@ -808,7 +794,7 @@ AutoKernel RowReduction(const OpInfo& info, Gen& g, const std::string& name, siz
       top.push_back("  if (" + active + ") {");
       top.push_back("    for " + c + " in range(" + lane + ", " + cols + ", " + tpr + ") {");
       top.insert(top.end(), guarded.begin(), guarded.end());
-      top.push_back("      " + res->name.name + "[" + Join(idx, ", ") + "] = " + StoreType(res->type) + "(" + v + ");");
+      top.push_back("      " + res->name.name + "[" + Join(idx, ", ") + "] = " + ElemName(res->type) + "(" + v + ");");
       top.push_back("    }");
       top.push_back("  }");
     }
@@ -860,7 +846,7 @@ AutoKernel Serial(const OpInfo& info, Gen& g, const std::string& name, const std
       auto guard = g.To(&body, 2);
       g.NewStatement();
       std::string v = g.Value(s.value, env);
-      g.Line(res->name.name + "[" + Join(idx, ", ") + "] = " + StoreType(res->type) + "(" + v + ");");
+      g.Line(res->name.name + "[" + Join(idx, ", ") + "] = " + ElemName(res->type) + "(" + v + ");");
     }
     lines.push_back("  for " + e + " in range(blockIdx.x * " + std::to_string(kThreads) + " + threadIdx.x, " +
                     Product(dims) + ", gridDim.x * " + std::to_string(kThreads) + ") {");

@@ -18,12 +18,6 @@
 namespace tmc::graph {
 namespace {
 
-std::string Join(const std::vector<std::string>& parts, const std::string& sep) {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) s += (i ? sep : "") + parts[i];
-  return s;
-}
-
 bool Narrow(const std::string& elem) { return elem == "f16" || elem == "bf16"; }
 
 bool IsIdentifier(const std::string& s) {
@@ -272,8 +266,6 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     auto [it, fresh] = expr_symbols.emplace(d, "E" + std::to_string(expr_symbols.size()));
     return it->second;
   };
-  std::set<std::string> value_names;
-  for (const Node& nd : g.nodes) value_names.insert(nd.name);
   for (size_t gi = 0; gi < p.groups.size(); ++gi) {
     const Group& grp = p.groups[gi];
     FusedKernel fk;
@@ -302,7 +294,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     // result computes the epilogue.
     std::string why;
     const Node* anchor = lead_node.op ? &lead_node : nullptr;
-    std::string kname = grp.kernel.rfind("kernel '", 0) == 0 ? grp.kernel.substr(8, grp.kernel.find('\'', 8) - 8) : "";
+    const std::string& kname = grp.hand_written;
     const ast::KernelDecl* k = nullptr;
     const sema::CheckedModule* kmod = nullptr;
     if (!kname.empty() && anchor) std::tie(k, kmod) = FindKernel(m, kname);
@@ -384,9 +376,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     // epilogue: its value is an intermediate, computed once per element.
     if (grp.anchor >= 0 && !grp.epilogue.empty()) {
       const ast::OpStmt* out = ResultStmt(*g.nodes[static_cast<size_t>(grp.anchor)].op);
-      bool reduces = false;
-      Walk(out->value, [&](const ast::Expr* x) { reduces |= x->kind == ast::ExprKind::Reduce; });
-      op_text.bind_anchor = reduces;
+      op_text.bind_anchor = HasReduce(out->value);
     }
     std::vector<std::string> params;
     std::set<std::string> used;

@@ -243,6 +243,7 @@ Partition PartitionGraph(const Graph& g, const sema::CheckedModule& m, bool fuse
     std::vector<std::string> elems;
     for (int a : lead.args) elems.push_back(node(a).type.substr(0, node(a).type.find('[')));
     std::string k = lead.op ? ImplementingKernel(m, *lead.op, elems) : "";
+    grp.hand_written = k;
     if (!k.empty()) grp.kernel = "kernel '" + k + "' (implements " + lead.op->name.name + ")";
     else if (lead.op) grp.kernel = std::string("automatic schedule (rule: ") + RuleName(ScheduleOp(*lead.op, {}).rule) + ")";
     else grp.kernel = "automatic schedule (rule: injective)";

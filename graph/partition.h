@@ -44,7 +44,8 @@ struct Group {
   std::vector<int> epilogue;     // fused into its stores, in order
   std::vector<int> members;      // every node of the group, in program order
   int output = -1;               // the node whose value the group writes
-  std::string kernel;            // what schedules the anchor (or the group)
+  std::string kernel;            // what schedules the anchor (or the group), for listings
+  std::string hand_written;      // the kernel that implements the lead's op, if any
 };
 
 struct Partition {

@@ -898,18 +898,12 @@ class Lowering {
 
 }  // namespace
 
-std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module, const std::string& only_kernel) {
+std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module, const std::vector<std::string>& only_kernels) {
   auto out = std::make_unique<Module>();
   out->name = module.name;
   Lowering lowering(*out);
   auto wanted = [&](const std::string& name) {
-    if (only_kernel.empty()) return true;
-    for (size_t at = 0; at <= only_kernel.size();) {
-      size_t comma = std::min(only_kernel.find(',', at), only_kernel.size());
-      if (only_kernel.compare(at, comma - at, name) == 0 && comma - at == name.size()) return true;
-      at = comma + 1;
-    }
-    return false;
+    return only_kernels.empty() || std::find(only_kernels.begin(), only_kernels.end(), name) != only_kernels.end();
   };
   for (const ast::Decl* d : module.ast->decls)
     if (auto* k = ast::dyn_cast<ast::KernelDecl>(d); k && wanted(k->name.name)) lowering.LowerKernel(module, k);

@@ -10,9 +10,9 @@
 namespace tmc::ir {
 
 /// Lowers every kernel of `module` (which must have passed checking), or
-/// only the one named `only_kernel` when it is not empty (or those it
-/// lists, separated by commas: a graph's kernels), and the device
-/// functions they use, from this module or imported ones.
-std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module, const std::string& only_kernel = "");
+/// only those named in `only_kernels` when it is not empty (one kernel, or
+/// a graph's kernels), and the device functions they use, from this module
+/// or imported ones.
+std::unique_ptr<Module> LowerFromAst(const sema::CheckedModule& module, const std::vector<std::string>& only_kernels = {});
 
 }  // namespace tmc::ir

@@ -135,7 +135,7 @@ int CompileAllCandidates(const Options& o) {
         c = ready.front();
         ready.pop_front();
       }
-      c->output = EmitModule(*c->module, o, *c->diags, c->kernel, &c->meta);
+      c->output = EmitModule(*c->module, o, *c->diags, {c->kernel}, &c->meta);
       if (c->diags->HasErrors()) {
         c->status = Candidate::Status::Failed;
         c->reason = c->capture->Text();

@@ -17,7 +17,7 @@
 namespace tmc::driver {
 
 std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
-                       const std::string& only_kernel, std::string* meta) {
+                       const std::vector<std::string>& only_kernels, std::string* meta) {
   std::unique_ptr<ir::Module> module;
   ir::PassContext ctx{&diags, o.sm, o.arch};
   ctx.global_index_bits = o.index_bits;
@@ -29,7 +29,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
   bool ok;
   {
     StageTimer timer("IR lowering and passes");
-    module = ir::LowerFromAst(m, only_kernel);
+    module = ir::LowerFromAst(m, only_kernels);
     ok = ir::RunPipeline(*module, ctx, popts, &log);
   }
   std::fwrite(log.data(), 1, log.size(), stderr);

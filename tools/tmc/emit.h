@@ -8,11 +8,11 @@
 
 namespace tmc::driver {
 
-/// Lowers a checked module (only `only_kernel` of its kernels when not
-/// empty) and returns what --emit asks for (ir, llvm, ptx, cubin, cuda or
-/// meta); errors go to `diags`. With `meta`, also the kernel metadata of
-/// the same lowering.
+/// Lowers a checked module (only the kernels `only_kernels` names when it
+/// is not empty) and returns what --emit asks for (ir, llvm, ptx, cubin,
+/// cuda or meta); errors go to `diags`. With `meta`, also the kernel
+/// metadata of the same lowering.
 std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
-                       const std::string& only_kernel = "", std::string* meta = nullptr);
+                       const std::vector<std::string>& only_kernels = {}, std::string* meta = nullptr);
 
 }  // namespace tmc::driver

@@ -214,12 +214,13 @@ int RealMain(int argc, char** argv) {
     if (lower && !diags.HasErrors())
       for (const sema::CheckedModule* m : modules)
         if (m && m->ok) {
-          std::string meta;
-          std::string only = !o.graph.empty() ? o.graph_kernels : !o.op.empty() ? o.kernel : "";
-          output += EmitModule(*m, o, diags, only, &meta);
+          std::vector<std::string> only;
+          for (const Options::GraphKernel& k : o.graph_kernels) only.push_back(k.name);
+          if (!o.op.empty()) only = {o.kernel};
+          output += EmitModule(*m, o, diags, only);
           // --graph --emit=meta: the launch plan, with the kernels' metadata.
           if (!o.graph.empty() && o.emit == "meta")
-            output = o.graph_plan.substr(0, o.graph_plan.rfind('}')) + ",\n  \"metadata\": " + meta + "}\n";
+            output = o.graph_plan.substr(0, o.graph_plan.rfind('}')) + ",\n  \"metadata\": " + output + "}\n";
         }
     // --emit=tm: the generated kernels, once the compile above has checked them.
     if (o.emit == "tm" && !diags.HasErrors()) output = o.op_source.substr(o.op_source.find('\n', 1) + 1);

@@ -18,7 +18,7 @@ bool PrepareOpKernel(Options* o, SourceManager& sm, DiagnosticEngine& diags);
 
 /// --graph NAME: partitions the graph, writes its fused ops and kernels to
 /// `o->op_source` (rewritten hand-written kernels, automatic schedules for
-/// the rest), their names to `o->graph_kernels`, the launch plan to
+/// the rest), their names and bindings to `o->graph_kernels`, the launch plan to
 /// `o->graph_plan` and the modules they need to `o->main_imports`. False,
 /// with an error, when there is no such graph.
 bool PrepareGraphKernels(Options* o, SourceManager& sm, DiagnosticEngine& diags);

@@ -48,13 +48,16 @@ struct Options {
   std::string op;         // --op NAME: the op's automatic kernel
   std::string op_source;  // that kernel's .tm text (made by the driver, not an option)
   std::string graph;      // --graph NAME: compile (tmc run: check) the graph's kernels
-  // Made by the driver for --graph: the kernels (comma-separated), the
-  // launch plan, and the modules the rewritten kernels need.
-  std::string graph_kernels;
+  // Made by the driver for --graph: the kernels in launch order, each with
+  // the graph values its parameters bind (types "f16[M, 768]", and names
+  // or the literal text of scalars); the launch plan; the modules the
+  // rewritten kernels need.
+  struct GraphKernel {
+    std::string name;
+    std::vector<std::string> arg_types, arg_values;
+  };
+  std::vector<GraphKernel> graph_kernels;
   std::string graph_plan;
-  // Per kernel of the plan, the graph values it binds: their types
-  // ("f16[M, 768]") and names (or literal text for scalars).
-  std::vector<std::vector<std::string>> graph_arg_types, graph_arg_values;
   std::vector<std::string> main_imports;
   // tmc run
   std::string kernel;

@@ -666,7 +666,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     Options ptx_options = o;
     ptx_options.emit = "ptx";
     GpuCode code;
-    code.ptx = EmitModule(*site.module, ptx_options, diags, "", &code.meta);
+    code.ptx = EmitModule(*site.module, ptx_options, diags, {}, &code.meta);
     if (diags.HasErrors()) return nullptr;  // reported
     return &gpu.emplace(std::move(code));
   };
