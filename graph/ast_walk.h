@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <string>
 #include <vector>
 
@@ -98,6 +100,19 @@ inline bool HasReduce(const ast::Expr* e) {
 /// The parts of generated source, separated by `sep`.
 inline std::string Join(const std::vector<std::string>& parts, const std::string& sep) {
   return fmt::format("{}", fmt::join(parts, sep));
+}
+
+/// Whether `s` can be written as a name in generated source.
+inline bool IsIdentifier(const std::string& s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+/// `s` as a JSON (and Graphviz) string literal.
+inline std::string Quote(const std::string& s) {
+  std::string o = "\"";
+  for (char c : s) o += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return o + "\"";
 }
 
 }  // namespace tmc::graph

@@ -20,11 +20,6 @@ namespace {
 
 bool Narrow(const std::string& elem) { return elem == "f16" || elem == "bf16"; }
 
-bool IsIdentifier(const std::string& s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
-}
-
 const ast::OpStmt* ResultStmt(const ast::OpDecl& op) {
   for (const ast::OpStmt& s : op.body)
     if (!s.is_let) return &s;
@@ -250,7 +245,8 @@ struct Edit {
 
 }  // namespace
 
-FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModule& m, const SourceManager& sm) {
+FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModule& m, const SourceManager& sm,
+                     const std::string& prefix) {
   FusedGraph fg;
   const std::string gname = g.decl->name.name;
   // Constant dimensions become symbols of the fused ops (D768): a kernel
@@ -269,7 +265,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
   for (size_t gi = 0; gi < p.groups.size(); ++gi) {
     const Group& grp = p.groups[gi];
     FusedKernel fk;
-    fk.op_name = gname + "_k" + std::to_string(gi);
+    fk.op_name = (prefix.empty() ? gname + "_k" : prefix) + std::to_string(gi);
     const Node& outn = g.nodes[static_cast<size_t>(grp.output)];
     // The node a kernel may implement: the anchor, or the first operation
     // of a group without one.
@@ -357,9 +353,15 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         kernel_dims[inputs[i]] = dims;
       }
     }
-    auto op_symbol = [&](const std::string& d) {
+    // An automatic schedule is made from the fused op itself: constant
+    // dimensions stay constants, so that it is chosen for them (a warp per
+    // row of 768 elements, not a launch condition on the row length).
+    auto op_symbol = [&](const std::string& d) -> std::string {
       auto it = to_kernel.find(d);
-      return it != to_kernel.end() ? it->second : symbol_text(d);
+      if (it != to_kernel.end()) return it->second;
+      if (!rewrite && !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+        return d;
+      return symbol_text(d);
     };
     // By position where the kernel names it: an input as its parameter,
     // a value of the result's shape as the result.
@@ -396,7 +398,8 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         type += "[" + Join(dims, ", ") + "]";
       }
       params.push_back(name + ": " + type);
-      fk.args.push_back({an.kind == Node::Kind::Constant ? ast::PrintExpr(an.expr) : an.name, an.type, false});
+      fk.args.push_back({an.kind == Node::Kind::Constant ? ast::PrintExpr(an.expr) : an.name, an.type, false,
+                       an.kind == Node::Kind::Constant ? -1 : a});
     }
     std::vector<std::string> out_idx;
     for (size_t d = 0; d < outn.dims.size(); ++d) out_idx.push_back("_o" + std::to_string(d));
@@ -408,7 +411,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
                    "(" + Join(params, ", ") + ") -> " + outn.elem + "[" + Join(out_dims, ", ") + "] {\n";
     for (const std::string& l : op_text.lets) fk.op_source += "  " + l + "\n";
     fk.op_source += "  out[" + Join(out_idx, ", ") + "] = " + outn.elem + "(" + value + ");\n}\n";
-    fk.args.push_back({outn.name, outn.type, true});
+    fk.args.push_back({outn.name, outn.type, true, grp.output});
 
     if (rewrite) {
       std::vector<Edit> edits;
@@ -508,25 +511,6 @@ void ScheduleFused(FusedGraph* fg, const sema::CheckedModule& m) {
     fk.schedule = std::string("automatic (rule: ") + RuleName(k.rule) + ")";
     taken.insert(k.name);
   }
-}
-
-std::string PlanJson(const Graph& g, const FusedGraph& fg) {
-  auto q = [](const std::string& s) {
-    std::string o = "\"";
-    for (char c : s) o += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    return o + "\"";
-  };
-  std::string s = "{\n  \"graph\": " + q(g.decl->name.name) + ",\n  \"kernels\": [\n";
-  for (size_t i = 0; i < fg.kernels.size(); ++i) {
-    const FusedKernel& k = fg.kernels[i];
-    s += "    {\"kernel\": " + q(k.kernel_name) + ", \"op\": " + q(k.op_name) + ", \"schedule\": " + q(k.schedule) +
-         ", \"args\": [";
-    for (size_t a = 0; a < k.args.size(); ++a)
-      s += std::string(a ? ", " : "") + "{\"value\": " + q(k.args[a].value) + ", \"type\": " + q(k.args[a].type) +
-           (k.args[a].output ? ", \"output\": true" : "") + "}";
-    s += "]}" + std::string(i + 1 < fg.kernels.size() ? "," : "") + "\n";
-  }
-  return s + "  ]\n}\n";
 }
 
 }  // namespace tmc::graph

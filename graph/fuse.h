@@ -27,6 +27,7 @@ struct PlanArg {
   std::string value;  // the graph value (or literal) bound to the parameter
   std::string type;   // "f16[M, 768]", "f32"
   bool output = false;
+  int node = -1;      // the graph node, or -1 for a literal
 };
 
 struct FusedKernel {
@@ -36,6 +37,9 @@ struct FusedKernel {
   std::string kernel_source;
   std::string schedule;     // "kernel 'matmul_tc_t' (implements matmul), epilogue fused" or "automatic"
   std::vector<PlanArg> args;
+  /// Copies of the kernel for other compile-time values, each with its
+  /// launch conditions; the runtime launches the first whose hold.
+  std::vector<std::string> alternatives;
 };
 
 struct FusedGraph {
@@ -46,13 +50,12 @@ struct FusedGraph {
 
 /// The fused ops and the rewritten hand-written kernels of `g`'s partition;
 /// kernels still to schedule automatically have an empty `kernel_source`.
-FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModule& m, const SourceManager& sm);
+/// The fused ops are named `PREFIX0`, `PREFIX1`...; by default `GRAPH_k`.
+FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModule& m, const SourceManager& sm,
+                     const std::string& prefix = "");
 
 /// Fills in the automatic kernels, from the fused ops as checked in `m`
 /// (the module with the fused ops appended); a slow one adds a note.
 void ScheduleFused(FusedGraph* fg, const sema::CheckedModule& m);
-
-/// The launch plan, as JSON: the kernels in order and what each binds.
-std::string PlanJson(const Graph& g, const FusedGraph& fg);
 
 }  // namespace tmc::graph

@@ -8,6 +8,7 @@
 
 #include "frontend/ast/ast_printer.h"
 #include "frontend/check/types.h"
+#include "graph/ast_walk.h"
 #include "graph/auto_schedule.h"
 
 namespace tmc::graph {
@@ -305,21 +306,16 @@ std::string PrintPartition(const Graph& g, const Partition& p) {
 }
 
 std::string PrintDot(const Graph& g, const Partition& p) {
-  auto quote = [](const std::string& t) {
-    std::string q;
-    for (char c : t) q += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-    return "\"" + q + "\"";
-  };
-  std::string s = "digraph " + quote(g.decl->name.name) + " {\n  node [fontname=\"monospace\"];\n";
+  std::string s = "digraph " + Quote(g.decl->name.name) + " {\n  node [fontname=\"monospace\"];\n";
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& nd = g.nodes[i];
     if (nd.kind == Node::Kind::Constant) continue;
     std::string shape = nd.kind == Node::Kind::Input ? "ellipse" : nd.anchor ? "box, style=bold" : "box";
-    s += "  n" + std::to_string(i) + " [label=" + quote(Label(nd) + "\n" + nd.type) + ", shape=" + shape + "];\n";
+    s += "  n" + std::to_string(i) + " [label=" + Quote(Label(nd) + "\n" + nd.type) + ", shape=" + shape + "];\n";
   }
   for (size_t gi = 0; gi < p.groups.size(); ++gi) {
     s += "  subgraph cluster_" + std::to_string(gi) + " {\n    label=" +
-         quote("kernel " + std::to_string(gi) + ": " + p.groups[gi].kernel) + ";\n";
+         Quote("kernel " + std::to_string(gi) + ": " + p.groups[gi].kernel) + ";\n";
     for (int i : p.groups[gi].members) s += "    n" + std::to_string(i) + ";\n";
     s += "  }\n";
   }

@@ -2,6 +2,7 @@
 // from the first tensor that has them, and every later use must agree.
 #include "runtime/kernel_signature.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <cstring>
@@ -13,15 +14,6 @@ namespace {
 
 constexpr const char* kDtypeNames[] = {"bool", "i8", "i16", "i32", "i64", "u8", "u16",
                                        "u32", "u64", "f16", "bf16", "f32", "f64"};
-
-bool ParseDtype(const std::string& s, tmc_dtype* d) {
-  for (int i = 0; i <= TMC_F64; ++i)
-    if (s == kDtypeNames[i]) {
-      *d = static_cast<tmc_dtype>(i);
-      return true;
-    }
-  return false;
-}
 
 // Recursive descent over formulas: expr := term (('+'|'-') term)*, etc.
 class Formula {
@@ -167,6 +159,19 @@ class Formula {
       while (pos_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[pos_])) || t_[pos_] == '_')) ++pos_;
       std::string name = t_.substr(b, pos_ - b);
       Skip();
+      if (pos_ < t_.size() && t_[pos_] == '(' && (name == "max" || name == "min")) {
+        // max(a, b), min(a, b): the workspace of a graph's launch plan.
+        ++pos_;
+        auto a = Or();
+        Skip();
+        if (!a || pos_ >= t_.size() || t_[pos_] != ',') {
+          if (err_.empty()) err_ = "expected ',' in " + name + "(...)";
+          return std::nullopt;
+        }
+        auto b = Parenthesized();  // from the ',' to the ')'
+        if (!b) return std::nullopt;
+        return name == "max" ? std::max(*a, *b) : std::min(*a, *b);
+      }
       if (pos_ < t_.size() && t_[pos_] == '(') return Parenthesized();  // a cast such as i64(N)
       auto it = names_.find(name);
       if (it == names_.end()) {
@@ -193,6 +198,31 @@ bool IsName(const std::string& s) {
 }
 
 }  // namespace
+
+bool ParseDtype(const std::string& s, tmc_dtype* d) {
+  for (int i = 0; i <= TMC_F64; ++i)
+    if (s == kDtypeNames[i]) {
+      *d = static_cast<tmc_dtype>(i);
+      return true;
+    }
+  return false;
+}
+
+bool ParseParamInfo(const Json& p, ParamInfo* info) {
+  const Json* pn = p.Get("name");
+  const Json* kind = p.Get("kind");
+  const Json* dtype = p.Get("dtype");
+  if (!pn || !kind || !dtype || !ParseDtype(dtype->str, &info->dtype)) return false;
+  info->name = pn->str;
+  info->kind = kind->str == "tensor"  ? ParamInfo::Kind::Tensor
+               : kind->str == "shape" ? ParamInfo::Kind::Shape
+                                      : ParamInfo::Kind::Scalar;
+  if (const Json* shape = p.Get("shape"))
+    for (const Json& d : shape->items) info->shape.push_back(d.str);
+  if (const Json* layout = p.Get("layout"); layout && layout->kind == Json::Kind::String)
+    info->dense = layout->str == "row_major" || layout->str == "col_major";
+  return info->shape.size() <= TMC_MAX_RANK;
+}
 
 const char* DtypeName(tmc_dtype d) { return d >= TMC_BOOL && d <= TMC_F64 ? kDtypeNames[d] : "?"; }
 
@@ -230,23 +260,9 @@ bool ParseKernelMetadata(const std::string& text, std::vector<KernelSignature>* 
     if (const Json* imp = k.Get("implements"); imp && imp->kind == Json::Kind::String) sig.implements = imp->str;
     for (const Json& p : params->items) {
       ParamInfo info;
-      const Json* pn = p.Get("name");
-      const Json* kind = p.Get("kind");
-      const Json* dtype = p.Get("dtype");
-      if (!pn || !kind || !dtype || !ParseDtype(dtype->str, &info.dtype)) {
-        *error = "malformed parameter of kernel '" + sig.name + "'";
-        return false;
-      }
-      info.name = pn->str;
-      info.kind = kind->str == "tensor" ? ParamInfo::Kind::Tensor
-                  : kind->str == "shape" ? ParamInfo::Kind::Shape
-                                         : ParamInfo::Kind::Scalar;
-      if (const Json* shape = p.Get("shape"))
-        for (const Json& d : shape->items) info.shape.push_back(d.str);
-      if (const Json* layout = p.Get("layout"); layout && layout->kind == Json::Kind::String)
-        info.dense = layout->str == "row_major" || layout->str == "col_major";
-      if (info.shape.size() > TMC_MAX_RANK) {
-        *error = "tensor '" + info.name + "' has more than 8 dimensions";
+      if (!ParseParamInfo(p, &info)) {
+        *error = info.shape.size() > TMC_MAX_RANK ? "tensor '" + info.name + "' has more than 8 dimensions"
+                                                   : "malformed parameter of kernel '" + sig.name + "'";
         return false;
       }
       sig.params.push_back(info);

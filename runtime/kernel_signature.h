@@ -11,6 +11,8 @@
 
 namespace tmc::runtime {
 
+struct Json;
+
 struct ParamInfo {
   std::string name;
   enum class Kind { Tensor, Scalar, Shape } kind = Kind::Scalar;
@@ -43,7 +45,8 @@ bool ParseKernelMetadata(const std::string& json, std::vector<KernelSignature>* 
 constexpr int64_t kMaxGridDim[3] = {2147483647, 65535, 65535};
 
 /// Evaluates a launch or shape formula (integers, names, + - * / %,
-/// parentheses; comparisons, &&, || and ! giving 1 or 0) with the given
+/// parentheses, max(a, b) and min(a, b); comparisons, &&, || and ! giving
+/// 1 or 0) with the given
 /// values of the names, exactly: a division by zero or a value past 64
 /// bits is an error.
 std::optional<int64_t> EvalFormula(const std::string& formula, const std::map<std::string, int64_t>& names,
@@ -62,6 +65,12 @@ struct CheckedLaunch {
 /// returns false with a message naming the argument.
 bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_args, CheckedLaunch* out,
                     std::string* error);
+
+/// "f16" -> TMC_F16.
+bool ParseDtype(const std::string& s, tmc_dtype* d);
+/// One parameter of the metadata ({"name", "kind", "dtype", "shape",
+/// "layout"}); false when malformed.
+bool ParseParamInfo(const Json& p, ParamInfo* info);
 
 const char* DtypeName(tmc_dtype d);
 size_t DtypeBytes(tmc_dtype d);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/cuda_driver.h"
+#include "runtime/graph_plan.h"
 #include "runtime/kernel_signature.h"
 #include "runtime/tmc_runtime.h"
 
@@ -36,10 +37,21 @@ struct tmc_kernel {
   bool attribute_set = false;
 };
 
+struct tmc_graph {
+  tmc_module* module = nullptr;
+  tmc::runtime::GraphPlan plan;
+  std::vector<std::vector<tmc_kernel*>> kernels;  // of each step: its alternatives
+  // The workspace tmc_graph_launch allocates when the caller passes none:
+  // kept, and grown when a launch needs more.
+  uint64_t workspace = 0;
+  size_t workspace_bytes = 0;
+};
+
 struct tmc_module {
   tmc_context* ctx = nullptr;
   void* cu_module = nullptr;
   std::map<std::string, std::unique_ptr<tmc_kernel>> kernels;
+  std::map<std::string, std::unique_ptr<tmc_graph>> graphs;
 };
 
 struct tmc_stream {
@@ -121,12 +133,32 @@ tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_siz
     k->signature = std::move(sig);
     m->kernels[k->signature.name] = std::move(k);
   }
+  std::vector<tmc::runtime::GraphPlan> plans;
+  if (!tmc::runtime::ParseGraphPlans(metadata_json, &plans, &error))
+    return Fail(TMC_ERROR_METADATA, "graph metadata: " + error);
+  for (auto& plan : plans) {
+    auto g = std::make_unique<tmc_graph>();
+    g->module = m.get();
+    for (const tmc::runtime::GraphStep& step : plan.steps) {
+      g->kernels.emplace_back();
+      for (const std::string& name : step.alternatives) {
+        auto k = m->kernels.find(name);
+        if (k == m->kernels.end())
+          return Fail(TMC_ERROR_METADATA, "graph '" + plan.name + "' launches kernel '" + name + "', which the module lacks");
+        g->kernels.back().push_back(k->second.get());
+      }
+    }
+    g->plan = std::move(plan);
+    m->graphs[g->plan.name] = std::move(g);
+  }
   *out = m.release();
   return TMC_SUCCESS;
 }
 
 void tmc_module_unload(tmc_module* m) {
   if (!m) return;
+  for (auto& [name, g] : m->graphs)
+    if (g->workspace) m->ctx->driver->cuMemFree(g->workspace);
   m->ctx->driver->cuModuleUnload(m->cu_module);
   delete m;
 }
@@ -136,6 +168,72 @@ tmc_status tmc_module_get_kernel(tmc_module* m, const char* name, tmc_kernel** o
   auto it = m->kernels.find(name);
   if (it == m->kernels.end()) return Fail(TMC_ERROR_NOT_FOUND, std::string("no kernel '") + name + "' in the module");
   *out = it->second.get();
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_module_get_graph(tmc_module* m, const char* name, tmc_graph** out) {
+  if (!m || !name || !out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_module_get_graph: null input");
+  auto it = m->graphs.find(name);
+  if (it == m->graphs.end()) return Fail(TMC_ERROR_NOT_FOUND, std::string("no graph '") + name + "' in the module");
+  *out = it->second.get();
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_graph_workspace_size(tmc_graph* g, const tmc_arg* args, int num_args, size_t* bytes) {
+  if (!g || !bytes) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_graph_workspace_size: null input");
+  tmc::runtime::BoundGraph bound;
+  std::string error;
+  if (!tmc::runtime::BindGraph(g->plan, args, num_args, &bound, &error)) return Fail(TMC_ERROR_SIGNATURE, error);
+  *bytes = bound.workspace_bytes;
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_graph_launch(tmc_graph* g, const tmc_arg* args, int num_args, uint64_t workspace, size_t workspace_bytes,
+                            tmc_stream* stream) {
+  if (!g) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_graph_launch: null graph");
+  const tmc::runtime::GraphPlan& plan = g->plan;
+  tmc::runtime::BoundGraph bound;
+  std::string error;
+  if (!tmc::runtime::BindGraph(plan, args, num_args, &bound, &error)) return Fail(TMC_ERROR_SIGNATURE, error);
+  if (workspace && workspace_bytes < bound.workspace_bytes)
+    return Fail(TMC_ERROR_INVALID_ARGUMENT, "graph '" + plan.name + "' needs a workspace of " +
+                                                std::to_string(bound.workspace_bytes) + " bytes for these shapes; " +
+                                                std::to_string(workspace_bytes) + " given");
+  if (workspace && workspace % 256 != 0)
+    return Fail(TMC_ERROR_INVALID_ARGUMENT, "graph '" + plan.name + "': the workspace must be 256-byte aligned");
+  tmc_context* ctx = g->module->ctx;
+  if (!workspace && bound.workspace_bytes > 0) {
+    if (g->workspace_bytes < bound.workspace_bytes) {
+      if (g->workspace) TMC_CU(ctx, cuMemFree(g->workspace));
+      g->workspace = 0;
+      g->workspace_bytes = 0;
+      unsigned long long p = 0;
+      TMC_CU(ctx, cuMemAlloc(&p, bound.workspace_bytes));
+      g->workspace = p;
+      g->workspace_bytes = bound.workspace_bytes;
+    }
+    workspace = g->workspace;
+  }
+  // Every step's arguments are checked before the first launch: a plan
+  // that cannot run launches nothing.
+  std::vector<std::vector<tmc_arg>> step_args(plan.steps.size());
+  std::vector<tmc_kernel*> chosen(plan.steps.size());
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    tmc::runtime::CheckedLaunch checked;
+    std::vector<const tmc::runtime::KernelSignature*> sigs;
+    for (tmc_kernel* k : g->kernels[i]) sigs.push_back(&k->signature);
+    int pick = -1;
+    if (tmc::runtime::StepArguments(plan, bound, i, args, workspace, &step_args[i], &error))
+      pick = tmc::runtime::ChooseAlternative(sigs, step_args[i], &checked, &error);
+    if (pick < 0)
+      return Fail(TMC_ERROR_SIGNATURE, "graph '" + plan.name + "', kernel " + std::to_string(i) + " ('" +
+                                           plan.steps[i].kernel + "'): " + error);
+    chosen[i] = g->kernels[i][static_cast<size_t>(pick)];
+  }
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    tmc_status s = tmc_launch(chosen[i], step_args[i].data(), static_cast<int>(step_args[i].size()), stream);
+    if (s != TMC_SUCCESS) return s;
+  }
   return TMC_SUCCESS;
 }
 

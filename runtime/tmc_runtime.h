@@ -56,6 +56,7 @@ typedef struct {
 typedef struct tmc_context tmc_context;
 typedef struct tmc_module tmc_module;
 typedef struct tmc_kernel tmc_kernel;
+typedef struct tmc_graph tmc_graph;
 typedef struct tmc_stream tmc_stream;
 typedef struct tmc_event tmc_event;
 
@@ -78,6 +79,19 @@ tmc_status tmc_module_get_kernel(tmc_module* module, const char* name, tmc_kerne
  * the dynamic shared-memory attribute when needed, and launches. Nothing
  * is launched when the check fails. */
 tmc_status tmc_launch(tmc_kernel* kernel, const tmc_arg* args, int num_args, tmc_stream* stream);
+
+/* Graphs (`tmc FILE --graph NAME --emit=meta` puts a graph's launch plan
+ * in the module metadata). `args` are the graph's parameters in order:
+ * its inputs, then its outputs (tensors and scalars, as for tmc_launch).
+ * Intermediate values live in a workspace whose size depends on the
+ * shapes: pass one of at least tmc_graph_workspace_size() bytes (256-byte
+ * aligned), or 0 to let the graph allocate one, kept until the module is
+ * unloaded. Every kernel's arguments are checked before the first launch;
+ * the kernels run in order on `stream`. */
+tmc_status tmc_module_get_graph(tmc_module* module, const char* name, tmc_graph** graph);
+tmc_status tmc_graph_workspace_size(tmc_graph* graph, const tmc_arg* args, int num_args, size_t* bytes);
+tmc_status tmc_graph_launch(tmc_graph* graph, const tmc_arg* args, int num_args, uint64_t workspace,
+                            size_t workspace_bytes, tmc_stream* stream);
 
 tmc_status tmc_malloc(tmc_context* ctx, size_t bytes, uint64_t* ptr);
 tmc_status tmc_free(tmc_context* ctx, uint64_t ptr);

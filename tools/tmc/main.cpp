@@ -27,6 +27,7 @@
 #include "tools/tmc/op_kernel.h"
 #include "tools/tmc/options.h"
 #include "tools/tmc/run_command.h"
+#include "tools/tmc/run_graph.h"
 
 #ifdef TMC_WITH_JEMALLOC
 // jemalloc reads its options from this symbol: transparent huge pages for
@@ -172,9 +173,9 @@ int RealMain(int argc, char** argv) {
   if (!o.op.empty() && !PrepareOpKernel(&o, sm, diags)) return 1;
   if (!o.graph.empty() && !PrepareGraphKernels(&o, sm, diags)) return 1;
   if (o.command == "run") {
-    int rc = !o.graph.empty() && o.kernel.empty()
-                 ? RunGraphKernels(o, sm, diags, [&](const Options& ko) { return RunKernelCommand(ko, sm, diags); })
-                 : RunKernelCommand(o, sm, diags);
+    int rc = o.graph.empty()    ? RunKernelCommand(o, sm, diags)
+             : o.kernel.empty() ? RunGraphCommand(o, sm, diags)
+                                : RunGraphKernels(o, sm, diags, [&](const Options& ko) { return RunKernelCommand(ko, sm, diags); });
     PrintSummary(diags);
     return rc;
   }
@@ -215,12 +216,12 @@ int RealMain(int argc, char** argv) {
       for (const sema::CheckedModule* m : modules)
         if (m && m->ok) {
           std::vector<std::string> only;
-          for (const Options::GraphKernel& k : o.graph_kernels) only.push_back(k.name);
+          for (const Options::GraphKernel& k : o.graph_kernels)
+            only.insert(only.end(), k.alternatives.begin(), k.alternatives.end());
           if (!o.op.empty()) only = {o.kernel};
           output += EmitModule(*m, o, diags, only);
-          // --graph --emit=meta: the launch plan, with the kernels' metadata.
-          if (!o.graph.empty() && o.emit == "meta")
-            output = o.graph_plan.substr(0, o.graph_plan.rfind('}')) + ",\n  \"metadata\": " + output + "}\n";
+          // --graph --emit=meta: the kernels' metadata and the launch plan.
+          if (!o.graph.empty() && o.emit == "meta") output = MetadataWithPlan(output, o.graph_plan);
         }
     // --emit=tm: the generated kernels, once the compile above has checked them.
     if (o.emit == "tm" && !diags.HasErrors()) output = o.op_source.substr(o.op_source.find('\n', 1) + 1);

@@ -23,10 +23,17 @@ bool PrepareOpKernel(Options* o, SourceManager& sm, DiagnosticEngine& diags);
 /// with an error, when there is no such graph.
 bool PrepareGraphKernels(Options* o, SourceManager& sm, DiagnosticEngine& diags);
 
-/// tmc run --graph without --kernel: runs (with `run`) each kernel of the
-/// plan against its part of the graph, with its shape symbols derived from
-/// the graph's (--shape M=...) through the values each parameter is bound
-/// to. Exit status 0 when every kernel passes.
+/// Module metadata (`tmc --emit=meta`) with the graph's launch plan added
+/// as its "graphs" entry.
+std::string MetadataWithPlan(const std::string& metadata, const std::string& plan);
+
+/// Whether every --shape symbol is one of the graph's (a typo would go
+/// unnoticed); reports the first that is not.
+bool CheckGraphShapeSymbols(const Options& o, DiagnosticEngine& diags);
+
+/// tmc run --graph NAME --kernel K: runs (with `run`) kernel K of the plan
+/// against its fused op, with its shape symbols derived from the graph's
+/// (--shape M=...) through the values each parameter is bound to.
 int RunGraphKernels(const Options& o, SourceManager& sm, DiagnosticEngine& diags,
                     const std::function<int(const Options&)>& run);
 

@@ -55,9 +55,14 @@ struct Options {
   struct GraphKernel {
     std::string name;
     std::vector<std::string> arg_types, arg_values;
+    // Copies of the kernel for other compile-time values, chosen at launch
+    // by their conditions (`where TPR == 32 && C <= 1024`); with `name`.
+    std::vector<std::string> alternatives;
   };
   std::vector<GraphKernel> graph_kernels;
   std::string graph_plan;
+  // Compile-time values of generated kernels, by kernel (the alternatives).
+  std::map<std::string, std::map<std::string, int64_t>> kernel_defines;
   std::vector<std::string> main_imports;
   // tmc run
   std::string kernel;
