@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "runtime/graph_plan.h"
 #include "runtime/kernel_signature.h"
 #include "runtime/tmc_runtime.h"
 
@@ -251,6 +252,129 @@ TEST(RuntimeMetadata, RejectsMalformedInput) {
 }
 
 // Without a CUDA driver, the runtime says so and does not crash.
+TEST(RuntimeFormula, EvaluatesMaxAndMin) {
+  std::string error;
+  EXPECT_EQ(EvalFormula("max(((M * 1536 + 255) / 256 * 256), 4096) + min(M, 3)", {{"M", 5}}, &error), 7680 + 3);
+  EXPECT_EQ(EvalFormula("max(M, 4096)", {{"M", 5}}, &error), 4096);
+  EXPECT_FALSE(EvalFormula("max(M)", {{"M", 5}}, &error));
+}
+
+// A graph's plan as `tmc FILE --graph NAME --emit=meta` writes it: two
+// kernels, one intermediate, a scalar parameter, alternatives.
+constexpr const char* kPlanMeta = R"json({
+  "kernels": [
+    {"name": "g_k0", "params": [
+        {"name": "x", "kind": "tensor", "dtype": "f32", "shape": ["R", "C"], "layout": "row_major"},
+        {"name": "s", "kind": "tensor", "dtype": "f32", "shape": ["R"], "layout": "row_major", "output": true},
+        {"name": "R", "kind": "shape", "dtype": "i32"}, {"name": "C", "kind": "shape", "dtype": "i32"}],
+     "grid": ["R"], "block": [32], "requires": ["(C <= 1024)"]},
+    {"name": "g_k0_TPR256", "params": [
+        {"name": "x", "kind": "tensor", "dtype": "f32", "shape": ["R", "C"], "layout": "row_major"},
+        {"name": "s", "kind": "tensor", "dtype": "f32", "shape": ["R"], "layout": "row_major", "output": true},
+        {"name": "R", "kind": "shape", "dtype": "i32"}, {"name": "C", "kind": "shape", "dtype": "i32"}],
+     "grid": ["R"], "block": [256], "requires": ["(C > 1024)"]},
+    {"name": "g_k1", "params": [
+        {"name": "x", "kind": "tensor", "dtype": "f32", "shape": ["R", "C"], "layout": "row_major"},
+        {"name": "s", "kind": "tensor", "dtype": "f32", "shape": ["R"], "layout": "row_major"},
+        {"name": "a", "kind": "scalar", "dtype": "f32"},
+        {"name": "b", "kind": "scalar", "dtype": "f32"},
+        {"name": "out", "kind": "tensor", "dtype": "f32", "shape": ["R", "C"], "layout": "row_major", "output": true},
+        {"name": "R", "kind": "shape", "dtype": "i32"}, {"name": "C", "kind": "shape", "dtype": "i32"}],
+     "grid": ["R"], "block": [128]}
+  ],
+  "graphs": [
+    {
+      "name": "g",
+      "params": [
+        {"name": "x", "kind": "tensor", "dtype": "f32", "shape": ["R", "C"]},
+        {"name": "alpha", "kind": "scalar", "dtype": "f32"},
+        {"name": "out", "kind": "tensor", "dtype": "f32", "shape": ["R", "C"], "value": "(x * s)", "output": true}
+      ],
+      "buffers": [
+        {"value": "s", "dtype": "f32", "shape": ["R"], "bytes": "((R * 4 + 255) / 256 * 256)", "slot": 0, "offset": "0", "written_by": 0, "last_read_by": 1}
+      ],
+      "workspace": "((R * 4 + 255) / 256 * 256)",
+      "launches": [
+        {"kernel": "g_k0", "alternatives": ["g_k0", "g_k0_TPR256"], "op": "g_k0", "schedule": "automatic", "args": [{"param": 0}, {"buffer": 0}]},
+        {"kernel": "g_k1", "op": "g_k1", "schedule": "automatic", "args": [{"param": 0}, {"buffer": 0}, {"param": 1}, {"literal": "2.5", "dtype": "f32"}, {"param": 2}]}
+      ]
+    }
+  ]
+})json";
+
+TEST(RuntimeGraph, BindsThePlanAndPlacesBuffers) {
+  std::vector<GraphPlan> plans;
+  std::string error;
+  ASSERT_TRUE(ParseGraphPlans(kPlanMeta, &plans, &error)) << error;
+  ASSERT_EQ(plans.size(), 1u);
+  const GraphPlan& plan = plans[0];
+  EXPECT_EQ(plan.steps[0].alternatives, (std::vector<std::string>{"g_k0", "g_k0_TPR256"}));
+  EXPECT_EQ(plan.steps[1].alternatives, (std::vector<std::string>{"g_k1"}));
+  EXPECT_EQ(plan.values[2], "(x * s)");
+
+  tmc_arg args[3] = {};
+  args[0].is_tensor = 1;
+  args[0].tensor = {4096, TMC_F32, 2, {100, 2000}};
+  args[1].dtype = TMC_F32;
+  args[1].value.f = 0.5;
+  args[2].is_tensor = 1;
+  args[2].tensor = {8192, TMC_F32, 2, {100, 2000}};
+  BoundGraph bound;
+  ASSERT_TRUE(BindGraph(plan, args, 3, &bound, &error)) << error;
+  EXPECT_EQ(bound.symbols.at("R"), 100);
+  EXPECT_EQ(bound.workspace_bytes, 512u);
+
+  std::vector<tmc_arg> k0, k1;
+  ASSERT_TRUE(StepArguments(plan, bound, 0, args, 1 << 20, &k0, &error)) << error;
+  ASSERT_EQ(k0.size(), 2u);
+  EXPECT_EQ(k0[1].tensor.data, 1u << 20);
+  EXPECT_EQ(k0[1].tensor.rank, 1);
+  EXPECT_EQ(k0[1].tensor.shape[0], 100);
+  ASSERT_TRUE(StepArguments(plan, bound, 1, args, 1 << 20, &k1, &error)) << error;
+  EXPECT_EQ(k1[2].value.f, 0.5);  // the graph's scalar
+  EXPECT_EQ(k1[3].value.f, 2.5);  // a literal
+  EXPECT_EQ(k1[4].tensor.data, 8192u);
+
+  // Rows of 2000: the block-per-row copy serves them, the warp's does not.
+  std::vector<KernelSignature> sigs;
+  ASSERT_TRUE(ParseKernelMetadata(kPlanMeta, &sigs, &error)) << error;
+  CheckedLaunch launch;
+  EXPECT_EQ(ChooseAlternative({&sigs[0], &sigs[1]}, k0, &launch, &error), 1);
+  EXPECT_EQ(launch.block[0], 256);
+  args[0].tensor.shape[1] = args[2].tensor.shape[1] = 64;
+  ASSERT_TRUE(BindGraph(plan, args, 3, &bound, &error));
+  ASSERT_TRUE(StepArguments(plan, bound, 0, args, 1 << 20, &k0, &error));
+  EXPECT_EQ(ChooseAlternative({&sigs[0], &sigs[1]}, k0, &launch, &error), 0);
+  EXPECT_EQ(ChooseAlternative({&sigs[1]}, k0, &launch, &error), -1);
+  EXPECT_NE(error.find("(C > 1024)"), std::string::npos) << error;
+}
+
+TEST(RuntimeGraph, RejectsBadArgumentsAndPlans) {
+  std::vector<GraphPlan> plans;
+  std::string error;
+  ASSERT_TRUE(ParseGraphPlans(kPlanMeta, &plans, &error)) << error;
+  tmc_arg args[3] = {};
+  args[0].is_tensor = 1;
+  args[0].tensor = {4096, TMC_F32, 2, {100, 64}};
+  args[1].dtype = TMC_F32;
+  args[2].is_tensor = 1;
+  args[2].tensor = {8192, TMC_F32, 2, {100, 65}};  // C differs
+  BoundGraph bound;
+  EXPECT_FALSE(BindGraph(plans[0], args, 3, &bound, &error));
+  EXPECT_NE(error.find("argument 3 ('out')"), std::string::npos) << error;
+  EXPECT_FALSE(BindGraph(plans[0], args, 2, &bound, &error));
+  // A plan naming a buffer it lacks is malformed.
+  std::string bad = kPlanMeta;
+  bad.replace(bad.find("{\"buffer\": 0}]},"), 13, "{\"buffer\": 7}");
+  plans.clear();
+  EXPECT_FALSE(ParseGraphPlans(bad, &plans, &error));
+  EXPECT_NE(error.find("malformed argument of kernel 'g_k0'"), std::string::npos) << error;
+  // No "graphs": no plans, no error.
+  plans.clear();
+  EXPECT_TRUE(ParseGraphPlans("{\"kernels\": []}", &plans, &error));
+  EXPECT_TRUE(plans.empty());
+}
+
 TEST(RuntimeDriver, ReportsAMissingDriver) {
   setenv("TMC_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
   tmc_context* ctx = nullptr;
@@ -259,6 +383,8 @@ TEST(RuntimeDriver, ReportsAMissingDriver) {
   EXPECT_NE(std::string(tmc_last_error()).find("no CUDA driver found"), std::string::npos) << tmc_last_error();
   EXPECT_STREQ(tmc_status_name(TMC_ERROR_NO_DRIVER), "no CUDA driver found");
   EXPECT_EQ(tmc_launch(nullptr, nullptr, 0, nullptr), TMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tmc_graph_launch(nullptr, nullptr, 0, 0, 0, nullptr), TMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tmc_module_get_graph(nullptr, "g", nullptr), TMC_ERROR_INVALID_ARGUMENT);
 }
 
 }  // namespace
