@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <optional>
 #include <regex>
 #include <set>
@@ -13,6 +14,7 @@
 #include "graph/auto_schedule.h"
 #include "graph/fuse.h"
 #include "graph/launch_plan.h"
+#include "runtime/kernel_signature.h"
 #include "tools/tmc/driver_support.h"
 #include "tools/tmc/run_graph.h"
 
@@ -49,62 +51,153 @@ CompileOptions PlainOptions(const Options& o) {
   return copts;
 }
 
-// A kernel whose launch conditions name compile-time parameters serves
-// only some shapes with its default values (the automatic row reduction:
-// a warp per row for rows of at most 1024, a block per row beyond). Copies
-// of it for the other values (NAME_TPR32) join the plan as alternatives,
-// each checked once (a compile-time `where` may exclude one); the runtime
-// launches the first whose conditions hold.
+// "f16[M, 768]" -> {"M", "768"}.
+std::vector<std::string> DimsOf(const std::string& type) {
+  std::vector<std::string> dims;
+  size_t open = type.find('[');
+  if (open == std::string::npos) return dims;
+  std::string inner = type.substr(open + 1, type.rfind(']') - open - 1);
+  for (size_t at = 0; at <= inner.size();) {
+    size_t comma = std::min(inner.find(',', at), inner.size());
+    std::string d = inner.substr(at, comma - at);
+    d.erase(0, d.find_first_not_of(' '));
+    d.erase(d.find_last_not_of(' ') + 1);
+    dims.push_back(d);
+    at = comma + 1;
+  }
+  return dims;
+}
+
+// The alternatives of each kernel of the plan, which the runtime tries in
+// order, launching the first whose conditions hold:
+// - a rewritten hand-written kernel with launch conditions (matmul_tc_t
+//   needs N % 8 == 0) is followed by the fused op's automatic schedule,
+//   which serves every shape;
+// - a kernel whose launch conditions name compile-time parameters serves
+//   only some shapes with its default values (the automatic row
+//   reduction: a warp per row for rows of at most 1024, a block per row
+//   beyond); copies of it for the other values (NAME_TPR32) follow it.
+// Each copy is checked once (a compile-time `where` may exclude one).
 void AddAlternatives(Options* o, SourceManager& sm, graph::FusedGraph* fg) {
-  CompileOptions copts = PlainOptions(*o);
-  copts.main_appendix = o->op_source;
-  QuietCompile all(*o, sm, copts);
+  auto compile = [&](const Options& with, const std::string& extra) {
+    CompileOptions copts = PlainOptions(with);
+    copts.main_appendix = o->op_source + extra;
+    return std::make_unique<QuietCompile>(with, sm, copts);
+  };
+  auto first = compile(*o, "");
+  if (!first->module) {
+    for (graph::FusedKernel& k : fg->kernels) k.alternatives = {k.kernel_name};
+    return;
+  }
+  // The automatic fallbacks.
+  std::vector<std::vector<std::string>> lists;
+  std::map<std::string, std::string> fallback_sources;
   for (graph::FusedKernel& k : fg->kernels) {
-    k.alternatives = {k.kernel_name};
-    if (!all.module) continue;
-    auto it = all.module->kernels.find(k.kernel_name);
-    if (it == all.module->kernels.end()) continue;
-    const sema::KernelInstance& inst = it->second;
-    std::vector<std::pair<std::string, std::vector<int64_t>>> searched;
-    for (const auto& [p, values] : inst.ct_candidates) {
-      auto value = std::find_if(inst.ct_values.begin(), inst.ct_values.end(), [&](const auto& v) { return v.first == p; });
-      if (values.size() < 2 || value == inst.ct_values.end() || DecodeTypeValue(value->second)) continue;
-      bool named = false;
-      for (const ast::Expr* c : inst.launch_conditions)
-        named = named || std::regex_search(ast::PrintExpr(c), std::regex("\\b" + p + "\\b"));
-      if (named) searched.push_back({p, values});
-    }
-    std::vector<std::map<std::string, int64_t>> combos = {{}};
-    for (const auto& [p, values] : searched) {
-      std::vector<std::map<std::string, int64_t>> next;
-      for (const auto& c : combos)
-        for (int64_t v : values) {
-          next.push_back(c);
-          next.back()[p] = v;
-        }
-      combos = std::move(next);
-    }
-    std::string copies;
-    for (const auto& combo : combos) {
-      std::string suffix;
-      bool is_default = true;
-      for (const auto& [p, v] : combo) {
-        suffix += "_" + p + std::to_string(v);
-        for (const auto& cv : inst.ct_values) is_default = is_default && (cv.first != p || cv.second == v);
+    lists.push_back({k.kernel_name});
+    auto it = first->module->kernels.find(k.kernel_name);
+    if (it == first->module->kernels.end() || it->second.launch_conditions.empty() || k.kernel_source.empty() ||
+        k.schedule.rfind("automatic", 0) == 0)
+      continue;
+    // The conditions over the graph's constant dimensions: all true needs
+    // no fallback; one false means the kernel never serves this graph.
+    std::map<std::string, int64_t> known;
+    for (const ast::Decl* d : first->module->ast->decls) {
+      auto* kd = ast::dyn_cast<ast::KernelDecl>(d);
+      if (!kd || kd->name.name != k.kernel_name) continue;
+      for (size_t a = 0; a < kd->params.size() && a < k.args.size(); ++a) {
+        std::vector<std::string> dims = DimsOf(k.args[a].type);
+        for (size_t x = 0; x < kd->params[a].type.dims.size() && x < dims.size(); ++x)
+          if (auto* sym = ast::dyn_cast<ast::NameExpr>(kd->params[a].type.dims[x]);
+              sym && !dims[x].empty() && std::all_of(dims[x].begin(), dims[x].end(), ::isdigit))
+            known[sym->name] = std::stoll(dims[x]);
       }
-      if (searched.empty() || is_default) continue;
-      std::string name = k.kernel_name + suffix;
-      std::string source = std::regex_replace(k.kernel_source, std::regex("\\bkernel\\s+" + k.kernel_name + "\\b"),
-                                              "kernel " + name, std::regex_constants::format_first_only);
-      Options trial = *o;
-      trial.kernel_defines[name] = combo;
-      CompileOptions tc = PlainOptions(trial);
-      tc.main_appendix = o->op_source + copies + "\n" + source;
-      QuietCompile q(trial, sm, tc);
-      if (!q.module) continue;
-      o->kernel_defines[name] = combo;
+    }
+    bool all_hold = true;
+    std::string fails;
+    for (const ast::Expr* c : it->second.launch_conditions) {
+      std::string text = ast::PrintExpr(c), error;
+      std::optional<int64_t> v = runtime::EvalFormula(text, known, &error);
+      all_hold = all_hold && v && *v;
+      if (v && !*v && fails.empty()) {
+        fails = text;
+        for (const auto& [n, x] : known)
+          if (std::regex_search(text, std::regex("\\b" + n + "\\b"))) fails += ", " + n + " = " + std::to_string(x);
+      }
+    }
+    if (all_hold) continue;
+    std::vector<std::string> ops;
+    const ast::OpDecl* op = graph::FindOp(*first->module, k.op_name, &ops);
+    if (!op) continue;
+    graph::AutoKernel fallback = graph::ScheduleOp(*op, graph::VisibleNames(*first->module));
+    std::string text = "\n// The automatic schedule, for the shapes that '" + k.kernel_name + "' does not serve\n" +
+                       fallback.source;
+    if (!compile(*o, text)->module) continue;
+    o->op_source += text;
+    fallback_sources[fallback.name] = fallback.source;
+    if (fails.empty()) {
+      lists.back().push_back(fallback.name);
+      continue;
+    }
+    fg->notes.push_back("kernel " + std::to_string(lists.size() - 1) + " of graph '" + o->graph +
+                        "' is scheduled automatically: " +
+                        (k.schedule.rfind("kernel '", 0) == 0 ? k.schedule.substr(0, k.schedule.find('\'', 8) + 1) : "its kernel") +
+                        " needs " + fails.substr(0, fails.find(',')) +
+                        ", which does not hold for" + fails.substr(fails.find(',') + 1));
+    lists.back() = {fallback.name};
+    k.kernel_name = fallback.name;
+    k.schedule = std::string("automatic (rule: ") + graph::RuleName(fallback.rule) + ")";
+  }
+  auto all = compile(*o, "");
+  for (size_t i = 0; i < fg->kernels.size(); ++i) {
+    graph::FusedKernel& k = fg->kernels[i];
+    k.alternatives.clear();
+    std::string copies;
+    for (const std::string& name : lists[i]) {
       k.alternatives.push_back(name);
-      copies += "\n" + source;
+      if (!all->module) continue;
+      auto it = all->module->kernels.find(name);
+      if (it == all->module->kernels.end()) continue;
+      const sema::KernelInstance& inst = it->second;
+      std::vector<std::pair<std::string, std::vector<int64_t>>> searched;
+      for (const auto& [p, values] : inst.ct_candidates) {
+        auto value = std::find_if(inst.ct_values.begin(), inst.ct_values.end(), [&](const auto& v) { return v.first == p; });
+        if (values.size() < 2 || value == inst.ct_values.end() || DecodeTypeValue(value->second)) continue;
+        bool named = false;
+        for (const ast::Expr* c : inst.launch_conditions)
+          named = named || std::regex_search(ast::PrintExpr(c), std::regex("\\b" + p + "\\b"));
+        if (named) searched.push_back({p, values});
+      }
+      if (searched.empty()) continue;
+      std::vector<std::map<std::string, int64_t>> combos = {{}};
+      for (const auto& [p, values] : searched) {
+        std::vector<std::map<std::string, int64_t>> next;
+        for (const auto& c : combos)
+          for (int64_t v : values) {
+            next.push_back(c);
+            next.back()[p] = v;
+          }
+        combos = std::move(next);
+      }
+      // The kernel's text: the rewritten one, or the generated fallback.
+      const std::string& source = name == k.kernel_name ? k.kernel_source : fallback_sources[name];
+      for (const auto& combo : combos) {
+        std::string suffix;
+        bool is_default = true;
+        for (const auto& [p, v] : combo) {
+          suffix += "_" + p + std::to_string(v);
+          for (const auto& cv : inst.ct_values) is_default = is_default && (cv.first != p || cv.second == v);
+        }
+        if (is_default) continue;
+        std::string copy_name = name + suffix;
+        std::string copy = std::regex_replace(source, std::regex("\\bkernel\\s+" + name + "\\b"), "kernel " + copy_name,
+                                              std::regex_constants::format_first_only);
+        Options trial = *o;
+        trial.kernel_defines[copy_name] = combo;
+        if (!compile(trial, copies + "\n" + copy)->module) continue;
+        o->kernel_defines[copy_name] = combo;
+        k.alternatives.push_back(copy_name);
+        copies += "\n" + copy;
+      }
     }
     o->op_source += copies;
   }
@@ -160,12 +253,12 @@ bool PrepareGraphKernels(Options* o, SourceManager& sm, DiagnosticEngine& diags)
   copts.main_imports = fg.imports;
   QuietCompile with_fused(*o, sm, copts);
   if (with_fused.module) graph::ScheduleFused(&fg, *with_fused.module);
-  for (const std::string& note : fg.notes) diags.Report(decl->name.range, DiagKind::FusionFallback, note);
   o->op_source = "\n// ---- generated by tmc --graph " + o->graph + "\n";
   o->graph_kernels.clear();
   for (const graph::FusedKernel& k : fg.kernels) o->op_source += "\n" + k.op_source + "\n" + k.kernel_source;
   o->main_imports = fg.imports;
   AddAlternatives(o, sm, &fg);
+  for (const std::string& note : fg.notes) diags.Report(decl->name.range, DiagKind::FusionFallback, note);
   for (const graph::FusedKernel& k : fg.kernels) {
     Options::GraphKernel& gk = o->graph_kernels.emplace_back();
     gk.name = k.kernel_name;
@@ -196,23 +289,6 @@ std::string MetadataWithPlan(const std::string& metadata, const std::string& pla
 }
 
 namespace {
-
-// "f16[M, 768]" -> {"M", "768"}.
-std::vector<std::string> DimsOf(const std::string& type) {
-  std::vector<std::string> dims;
-  size_t open = type.find('[');
-  if (open == std::string::npos) return dims;
-  std::string inner = type.substr(open + 1, type.rfind(']') - open - 1);
-  for (size_t at = 0; at <= inner.size();) {
-    size_t comma = std::min(inner.find(',', at), inner.size());
-    std::string d = inner.substr(at, comma - at);
-    d.erase(0, d.find_first_not_of(' '));
-    d.erase(d.find_last_not_of(' ') + 1);
-    dims.push_back(d);
-    at = comma + 1;
-  }
-  return dims;
-}
 
 // The value of a graph dimension: a number, a --shape symbol, or + - * /
 // and parentheses over them (`2 * N`). Nothing when a symbol is missing
