@@ -57,7 +57,9 @@ kernelClause
 
 // ---------------------------------------------------------------- funcs, graphs
 funcDecl : FUNC ID LPAREN paramList? RPAREN (ARROW type_)? block ;
-graphDecl : GRAPH ID LPAREN paramList? RPAREN ARROW type_ block ;
+// One result `-> T[...]`, or named results `-> (y: T[...], s: T[...])`
+// returned in order (`return a, b;`).
+graphDecl : GRAPH ID LPAREN inputs=paramList? RPAREN ARROW (type_ | LPAREN results=paramList RPAREN) block ;
 
 // ---------------------------------------------------------------- types
 // An element type is a scalar type or, in a generic op, a type parameter.
@@ -80,7 +82,7 @@ stmt
   | WHILE LPAREN expr RPAREN block                           # whileStmt
   | BREAK SEMI                                               # breakStmt
   | CONTINUE SEMI                                            # continueStmt
-  | RETURN expr? SEMI                                        # returnStmt
+  | RETURN (expr (COMMA expr)*)? SEMI                                        # returnStmt
   | SYNC SEMI                                                # syncStmt
   | block                                                    # blockStmt
   | expr assignOp expr SEMI                                  # assignStmt

@@ -68,13 +68,8 @@ LaunchPlan PlanLaunches(const Graph& g, const FusedGraph& fg) {
       plan.inputs.push_back(static_cast<int>(i));
       names.insert(g.nodes[i].name);
     }
-  if (g.output >= 0) plan.outputs.push_back(g.output);
-  for (size_t r = 0; r < plan.outputs.size(); ++r) {
-    std::string name = plan.outputs.size() == 1 ? "out" : "out" + std::to_string(r);
-    while (names.count(name)) name += "_";
-    names.insert(name);
-    plan.output_names.push_back(name);
-  }
+  plan.outputs = g.outputs;
+  plan.output_names = g.output_names;
   auto is_param = [&](int n) {
     return std::count(plan.inputs.begin(), plan.inputs.end(), n) || std::count(plan.outputs.begin(), plan.outputs.end(), n);
   };

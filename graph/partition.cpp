@@ -124,11 +124,21 @@ Graph BuildGraph(const ast::GraphDecl& decl, const sema::CheckedModule& m) {
       if (g.nodes[static_cast<size_t>(id)].expr == let->init) g.nodes[static_cast<size_t>(id)].name = let->name.name;
       env[let->name.name] = id;
     } else if (auto* ret = ast::dyn_cast<ast::ReturnStmt>(s); ret && ret->value) {
-      g.output = build(ret->value);
+      g.outputs.push_back(build(ret->value));
+      for (const ast::Expr* e : ret->more) g.outputs.push_back(build(e));
     }
   }
   for (size_t i = 0; i < g.nodes.size(); ++i)
     for (int a : g.nodes[i].args) g.nodes[static_cast<size_t>(a)].users.push_back(static_cast<int>(i));
+  // Result names: the declared ones, else `out`, never a parameter's.
+  std::set<std::string> taken;
+  for (const ast::Param& p : decl.params) taken.insert(p.name.name);
+  for (size_t r = 0; r < g.outputs.size(); ++r) {
+    std::string name = r < decl.results.size() ? decl.results[r].name.name : "out";
+    while (taken.count(name)) name += "_";
+    taken.insert(name);
+    g.output_names.push_back(name);
+  }
   return g;
 }
 
@@ -156,8 +166,9 @@ Partition PartitionGraph(const Graph& g, const sema::CheckedModule& m, bool fuse
       for (int v = a;;) {
         std::vector<int> users = DistinctUsers(node(v));
         if (users.empty()) break;
-        if (v == g.output) {
-          p.notes.push_back("'" + node(v).name + "' is the graph's result, so it is stored and ends the group");
+        if (g.IsOutput(v)) {
+          p.notes.push_back("'" + node(v).name + "' is " + (g.outputs.size() == 1 ? "the graph's result" : "a result of the graph") +
+                            ", so it is stored and ends the group");
           break;
         }
         if (users.size() > 1) {
@@ -188,7 +199,7 @@ Partition PartitionGraph(const Graph& g, const sema::CheckedModule& m, bool fuse
       }
       // Prologue: injective producers whose every user is in the group.
       std::function<void(int)> prologue = [&](int v) {
-        if (!node(v).injective || group_of[static_cast<size_t>(v)] != -1 || v == g.output) return;
+        if (!node(v).injective || group_of[static_cast<size_t>(v)] != -1 || g.IsOutput(v)) return;
         for (int u : node(v).users)
           if (group_of[static_cast<size_t>(u)] != gid) {
             p.notes.push_back("'" + Label(node(v)) + "' is not fused into the prologue of '" + Label(node(a)) +
@@ -222,7 +233,7 @@ Partition PartitionGraph(const Graph& g, const sema::CheckedModule& m, bool fuse
       for (int a : node(i).args) {
         int h = group_of[static_cast<size_t>(a)];
         if (h < 0 || p.groups[static_cast<size_t>(h)].anchor >= 0 || p.groups[static_cast<size_t>(h)].output != a) continue;
-        if (a == g.output || DistinctUsers(node(a)).size() != 1 || !ReadsElementwise(g, i, a)) continue;
+        if (g.IsOutput(a) || DistinctUsers(node(a)).size() != 1 || !ReadsElementwise(g, i, a)) continue;
         joined = h;
         break;
       }
@@ -299,7 +310,9 @@ std::string PrintPartition(const Graph& g, const Partition& p) {
     for (const std::string& r : reads) joined += (joined.empty() ? "" : ", ") + r;
     s += "  reads: " + joined + "\n";
     s += "  writes: " + node(grp.output).name + " " + node(grp.output).type +
-         (grp.output == g.output ? " (the graph's result)" : "") + "\n";
+         (!g.IsOutput(grp.output)      ? ""
+          : g.outputs.size() == 1 ? " (the graph's result)"
+                                  : " (result '" + g.output_names[static_cast<size_t>(std::find(g.outputs.begin(), g.outputs.end(), grp.output) - g.outputs.begin())] + "' of the graph)") + "\n";
   }
   for (const std::string& note : p.notes) s += "not fused: " + note + "\n";
   return s;

@@ -5,6 +5,7 @@
 // they read the anchor's result element by element and are its only user.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,9 @@ struct Node {
 struct Graph {
   const ast::GraphDecl* decl = nullptr;
   std::vector<Node> nodes;  // in program order (topological)
-  int output = -1;
+  std::vector<int> outputs;               // the graph's results, in order
+  std::vector<std::string> output_names;  // `out`, or the declared names
+  bool IsOutput(int n) const { return std::find(outputs.begin(), outputs.end(), n) != outputs.end(); }
 };
 
 /// The data flow of a checked graph. Op calls are resolved in `m` and the

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/graph_plan.h"
 #include "runtime/kernel_signature.h"
 #include "runtime/tmc_runtime.h"
 
@@ -78,6 +79,54 @@ int tmc_bench_eval(const char* formula, const char* const* names, const int64_t*
   }
   *value = *v;
   return 0;
+}
+
+/// What tmc_graph_launch checks before its first launch, without a driver:
+/// graph `graph` of `metadata_json` (tmc --graph NAME --emit=meta) with
+/// `args` (inputs, then outputs). Returns 0 and the workspace's bytes when
+/// every kernel of the plan would launch (the alternative chosen for each
+/// written to `chosen`, comma-separated), 1 when refused, 2 when the
+/// metadata cannot be read or has no such graph.
+int tmc_bench_graph_check(const char* metadata_json, const char* graph, const tmc_arg* args, int num_args,
+                          uint64_t* workspace_bytes, char* chosen, size_t chosen_size, char* error, size_t error_size) {
+  std::vector<tmc::runtime::KernelSignature> sigs;
+  std::vector<tmc::runtime::GraphPlan> plans;
+  std::string message;
+  if (!tmc::runtime::ParseKernelMetadata(metadata_json ? metadata_json : "", &sigs, &message) ||
+      !tmc::runtime::ParseGraphPlans(metadata_json, &plans, &message)) {
+    CopyError("metadata: " + message, error, error_size);
+    return 2;
+  }
+  for (const auto& plan : plans) {
+    if (plan.name != graph) continue;
+    tmc::runtime::BoundGraph bound;
+    if (!tmc::runtime::BindGraph(plan, args, num_args, &bound, &message)) {
+      CopyError(message, error, error_size);
+      return 1;
+    }
+    std::string names;
+    for (size_t s = 0; s < plan.steps.size(); ++s) {
+      std::vector<tmc_arg> kargs;
+      std::vector<const tmc::runtime::KernelSignature*> alternatives;
+      for (const std::string& name : plan.steps[s].alternatives)
+        for (const auto& sig : sigs)
+          if (sig.name == name) alternatives.push_back(&sig);
+      tmc::runtime::CheckedLaunch launch;
+      int pick = -1;
+      if (tmc::runtime::StepArguments(plan, bound, s, args, 1 << 20, &kargs, &message))
+        pick = tmc::runtime::ChooseAlternative(alternatives, kargs, &launch, &message);
+      if (pick < 0) {
+        CopyError("kernel " + std::to_string(s) + " ('" + plan.steps[s].kernel + "'): " + message, error, error_size);
+        return 1;
+      }
+      names += (names.empty() ? "" : ",") + alternatives[static_cast<size_t>(pick)]->name;
+    }
+    *workspace_bytes = bound.workspace_bytes;
+    CopyError(names, chosen, chosen_size);
+    return 0;
+  }
+  CopyError(std::string("no graph '") + graph + "' in the metadata", error, error_size);
+  return 2;
 }
 
 }  // extern "C"

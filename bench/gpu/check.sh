@@ -7,8 +7,10 @@
 # and tmc's time over theirs. Then, when bench/gpu/stdlib_ptx is there
 # (made here by bench/gpu/prepare_stdlib.sh), bench/gpu/stdlib.sh times
 # every standard-library kernel at realistic sizes against PyTorch,
-# torch.compile and Triton (about 7 minutes; STDLIB_BENCH_BUDGET_S).
-# Device run: carry bench/gpu/cases and bench/gpu/stdlib_ptx (both ignored
+# torch.compile and Triton (about 7 minutes; STDLIB_BENCH_BUDGET_S); and,
+# when bench/gpu/graph_ptx is there (bench/gpu/prepare_graphs.sh), the
+# fused graphs against PyTorch eager and torch.compile (graph_bench.py).
+# Device run: carry bench/gpu/cases, bench/gpu/stdlib_ptx and bench/gpu/graph_ptx (ignored
 # by git); the exact command is in bench/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -31,5 +33,14 @@ if [ -d bench/gpu/stdlib_ptx ]; then
   TMC_BENCH_BUILD="$build" bash bench/gpu/stdlib.sh || status=1
 else
   echo "check: no bench/gpu/stdlib_ptx (bench/gpu/prepare_stdlib.sh makes it); the stdlib benchmark is skipped"
+fi
+if [ -d bench/gpu/graph_ptx ]; then
+  # The fused graphs against PyTorch eager and torch.compile (a few minutes).
+  cmake --build "$build" -j --target tmc_bench > /dev/null &&
+    timeout "${GRAPH_BENCH_BUDGET_S:-240}" python3 bench/gpu/graph_bench.py --lib "$build/libtmc_bench.so" |
+    tee "${TMPDIR:-/tmp}/graph_bench.txt" || status=1
+  if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then cp "${TMPDIR:-/tmp}/graph_bench.txt" "$OUT/graph_bench.txt"; fi
+else
+  echo "check: no bench/gpu/graph_ptx (bench/gpu/prepare_graphs.sh makes it); the graph benchmark is skipped"
 fi
 exit "$status"

@@ -271,6 +271,7 @@ struct SyncStmt : Stmt {
 struct ReturnStmt : Stmt {
   TMC_STMT_CLASS(ReturnStmt, Return)
   Expr* value = nullptr;
+  std::vector<Expr*> more;  // a graph's further results: `return a, b;`
 };
 
 enum class AssignOp { Assign, Add, Sub, Mul, Div, Mod, And, Or, Xor, Shl, Shr };
@@ -380,7 +381,8 @@ struct GraphDecl : Decl {
   static constexpr DeclKind kKind = DeclKind::Graph;
   GraphDecl() : Decl(kKind) {}
   std::vector<Param> params;
-  TypeSpec result;
+  TypeSpec result;              // one result
+  std::vector<Param> results;   // or named results, in order
   BlockStmt* body = nullptr;
 };
 

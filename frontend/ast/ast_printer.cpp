@@ -155,7 +155,9 @@ class Printer {
       }
       case DeclKind::Graph: {
         auto* g = static_cast<const GraphDecl*>(decl);
-        Line(d, "Graph", g->range, g->name.name + " -> " + PrintType(g->result));
+        std::string results;
+        for (const Param& r : g->results) results += (results.empty() ? "" : ", ") + r.name.name + ": " + PrintType(r.type);
+        Line(d, "Graph", g->range, g->name.name + " -> " + (g->results.empty() ? PrintType(g->result) : "(" + results + ")"));
         Params(d + 1, g->params);
         PrintStmt(d + 1, g->body);
         return;
@@ -224,7 +226,9 @@ class Printer {
       case StmtKind::Sync: Line(d, "Sync", s->range, ""); return;
       case StmtKind::Return: {
         auto* r = static_cast<const ReturnStmt*>(s);
-        Line(d, "Return", s->range, r->value ? PrintExpr(r->value) : "");
+        std::string values = r->value ? PrintExpr(r->value) : "";
+        for (const Expr* e : r->more) values += ", " + PrintExpr(e);
+        Line(d, "Return", s->range, values);
         return;
       }
       case StmtKind::Assign: {

@@ -165,7 +165,10 @@ void Checker::CheckGraph(ast::GraphDecl* decl) {
   PushScope();
   BindShapeSymbols(decl->params);
   DeclareParams(decl->params, /*read_only=*/true);
-  const Type* result = ResolveResultType(decl->result);
+  std::vector<const Type*> results;
+  if (decl->results.empty()) results.push_back(ResolveResultType(decl->result));
+  for (const ast::Param& r : decl->results) results.push_back(ResolveResultType(r.type));
+  auto count = [](size_t n) { return n == 1 ? std::string("1 value") : std::to_string(n) + " values"; };
   bool returned = false;
   PushScope();
   for (ast::Stmt* s : decl->body->stmts) {
@@ -175,16 +178,30 @@ void Checker::CheckGraph(ast::GraphDecl* decl) {
     if (!ret) continue;
     returned = true;
     if (!ret->value) {
-      diags_.Report(s->range, DiagKind::MissingReturnValue, result->ToString());
+      diags_.Report(s->range, DiagKind::MissingReturnValue, results.front()->ToString());
       continue;
     }
-    ExprInfo v = CheckExpr(ret->value);
-    if (v.IsError() || result->IsError()) continue;
-    bool same = v.type->kind == result->kind && v.type->scalar == result->scalar &&
-                v.type->dims == result->dims;
-    if (!same)
-      diags_.Report(ret->value->range, DiagKind::GraphResultMismatch, decl->name.name,
-                    v.type->ToString(), result->ToString());
+    std::vector<ast::Expr*> values = {ret->value};
+    values.insert(values.end(), ret->more.begin(), ret->more.end());
+    if (values.size() != results.size()) {
+      diags_.Report(values[std::min(values.size(), results.size()) - 1]->range, DiagKind::GraphResultCount,
+                    decl->name.name, count(values.size()), results.size() == 1 ? "1 result" : std::to_string(results.size()) + " results");
+      continue;
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+      ExprInfo v = CheckExpr(values[i]);
+      if (v.IsError() || results[i]->IsError()) continue;
+      bool same = v.type->kind == results[i]->kind && v.type->scalar == results[i]->scalar &&
+                  v.type->dims == results[i]->dims;
+      if (!same)
+        diags_.Report(values[i]->range, DiagKind::GraphResultMismatch, decl->name.name, v.type->ToString(),
+                      results[i]->ToString());
+      // The same value twice would be one tensor bound to two outputs.
+      for (size_t j = 0; j < i; ++j)
+        if (auto* a = ast::dyn_cast<ast::NameExpr>(values[i]), *b = ast::dyn_cast<ast::NameExpr>(values[j]);
+            a && b && a->name == b->name)
+          diags_.Report(values[i]->range, DiagKind::GraphReturnsTwice, decl->name.name, a->name, a->name);
+    }
   }
   PopScope();
   if (!returned) diags_.Report(decl->name.range, DiagKind::MissingReturn, decl->name.name);

@@ -133,6 +133,10 @@ void Checker::CheckStmt(ast::Stmt* stmt) {
         // Graph returns are checked by CheckGraph.
         return;
       }
+      if (!s->more.empty()) {
+        diags_.Report(s->more.front()->range, DiagKind::ReturnSeveralValues);
+        return;
+      }
       if (body_ == BodyKind::Kernel) {
         if (s->value) diags_.Report(s->value->range, DiagKind::ReturnValueInKernel);
         return;

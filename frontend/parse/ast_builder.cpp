@@ -67,8 +67,9 @@ class Builder {
     auto* c = ctx->graphDecl();
     auto* d = New<GraphDecl>(c);
     d->name = Id(c->ID());
-    d->params = Params(c->paramList());
-    d->result = Type(c->type_());
+    d->params = Params(c->inputs);
+    if (c->results) d->results = Params(c->results);
+    else d->result = Type(c->type_());
     d->body = Block(c->block());
     return d;
   }
@@ -241,7 +242,11 @@ class Builder {
     if (dynamic_cast<P::SyncStmtContext*>(c)) return New<SyncStmt>(c);
     if (auto* s = dynamic_cast<P::ReturnStmtContext*>(c)) {
       auto* n = New<ReturnStmt>(c);
-      if (s->expr()) n->value = Expr(s->expr());
+      std::vector<P::ExprContext*> values = s->expr();
+      for (size_t i = 0; i < values.size(); ++i) {
+        if (i == 0) n->value = Expr(values[i]);
+        else n->more.push_back(Expr(values[i]));
+      }
       return n;
     }
     if (auto* s = dynamic_cast<P::BlockStmtContext*>(c)) return Block(s->block());

@@ -61,3 +61,25 @@ graph g12(x: f32[B, 8]) -> f32[B, 8] {
   let y = crop(x, 1, 1);         // expected-error {{op 'crop' has the result dimension 'P', which its arguments do not determine; a graph calls ops whose result shapes follow from their arguments}}
   return x;
 }
+
+// Several results: named, returned in order, each of its declared type.
+graph g13(x: f32[B, 8]) -> (y: f32[B, 8], z: f32[B, 8]) {
+  return x;                      // expected-error {{graph 'g13' returns 1 value but declares 2 results}}
+}
+
+graph g14(x: f32[B, 8]) -> f32[B, 8] {
+  return x, x * 2.0;             // expected-error {{graph 'g14' returns 2 values but declares 1 result}}
+}
+
+graph g15(x: f32[B, 8]) -> (y: f32[B, 8], z: f32[8]) {
+  return x * 2.0, x;             // expected-error {{graph 'g15' returns 'f32[B, 8]' but is declared to return 'f32[8]'}}
+}
+
+graph g16(x: f32[B, 8]) -> (y: f32[B, 8], z: f32[B, 8]) {
+  let h = x * 2.0;
+  return h, h;                   // expected-error {{graph 'g16' returns 'h' twice: each result is a tensor of its own (return a copy, e.g. 'h * 1.0')}}
+}
+
+func two(a: f32) -> f32 {
+  return a, a;                   // expected-error {{only a graph returns several values}}
+}
