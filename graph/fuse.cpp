@@ -227,17 +227,6 @@ class Composer {
   int counter_ = 0;
 };
 
-/// The kernel visible in `m` (or its imports) named `name`, and its module.
-std::pair<const ast::KernelDecl*, const sema::CheckedModule*> FindKernel(const sema::CheckedModule& m,
-                                                                         const std::string& name) {
-  std::vector<const sema::CheckedModule*> modules = {&m};
-  modules.insert(modules.end(), m.imports.begin(), m.imports.end());
-  for (const sema::CheckedModule* mod : modules)
-    for (const ast::Decl* d : mod->ast->decls)
-      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d); k && k->name.name == name) return {k, mod};
-  return {nullptr, nullptr};
-}
-
 struct Edit {
   uint32_t begin, end;
   std::string text;
@@ -282,7 +271,21 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         return;  // a literal, written where it is used
       inputs.push_back(a);
     };
-    for (int a : lead_node.args) add_input(a);
+    // A lead argument computed by the prologue brings the values the
+    // prologue reads from outside instead, in order.
+    auto in_prologue = [&](int a) { return std::count(grp.prologue.begin(), grp.prologue.end(), a) > 0; };
+    std::vector<std::vector<int>> lead_inputs(lead_node.args.size());
+    std::function<void(int, std::vector<int>*)> expand = [&](int a, std::vector<int>* out) {
+      if (in_prologue(a)) {
+        for (int w : g.nodes[static_cast<size_t>(a)].args) expand(w, out);
+        return;
+      }
+      size_t before = inputs.size();
+      add_input(a);
+      if (inputs.size() > before) out->push_back(a);
+    };
+    for (size_t i = 0; i < lead_node.args.size(); ++i) expand(lead_node.args[i], &lead_inputs[i]);
+    const size_t lead_count = inputs.size();
     for (int i : grp.members)
       for (int a : g.nodes[static_cast<size_t>(i)].args) add_input(a);
 
@@ -294,7 +297,13 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     const ast::KernelDecl* k = nullptr;
     const sema::CheckedModule* kmod = nullptr;
     if (!kname.empty() && anchor) std::tie(k, kmod) = FindKernel(m, kname);
-    if (k && !grp.prologue.empty()) why = "a prologue is not fused into a hand-written kernel yet";
+    if (k)
+      for (size_t i = 0; i < lead_node.args.size() && why.empty(); ++i) {
+        if (!in_prologue(lead_node.args[i]) && lead_inputs[i].size() != 1)
+          why = "one value is passed to two of its parameters";
+        else if (in_prologue(lead_node.args[i]) && !ReadsElementByElement(*k, i, &why))
+          why = "it " + why;
+      }
     if (k && why.empty() && k->params.size() != anchor->op->params.size() + 1) why = "its op has several results";
     std::vector<const ast::AssignStmt*> stores;
     if (k && why.empty()) {
@@ -338,14 +347,31 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     if (rewrite) {
       for (const ast::Expr* d : k->params.back().type.dims) ydims.push_back(ast::PrintExpr(d));
       for (size_t d = 0; d < outn.dims.size() && d < ydims.size(); ++d) to_kernel.emplace(outn.dims[d], ydims[d]);
-      for (size_t i = 0; i < inputs.size(); ++i) {
+      // The kernel's parameters name the dimensions of the anchor's
+      // arguments: its inputs, and the prologue's (aligned from the right,
+      // as they broadcast).
+      for (size_t i = 0; i < lead_node.args.size(); ++i) {
+        std::vector<std::string> kdims;
+        for (const ast::Expr* d : k->params[i].type.dims) kdims.push_back(ast::PrintExpr(d));
+        const Node& arg = g.nodes[static_cast<size_t>(lead_node.args[i])];
+        for (size_t d = 0; d < arg.dims.size() && d < kdims.size(); ++d) to_kernel.emplace(arg.dims[d], kdims[d]);
+        kernel_dims[lead_node.args[i]] = kdims;  // a prologue's value: named as the parameter it replaces
+        for (int x : lead_inputs[i]) {
+          const Node& xn = g.nodes[static_cast<size_t>(x)];
+          if (!xn.tensor) continue;
+          std::vector<std::string> dims;
+          size_t off = arg.dims.size() >= xn.dims.size() ? arg.dims.size() - xn.dims.size() : 0;
+          for (size_t d = 0; d < xn.dims.size(); ++d)
+            dims.push_back(off + d < kdims.size() && xn.dims[d] == arg.dims[off + d] ? kdims[off + d]
+                                                                                    : symbol_text(xn.dims[d]));
+          kernel_dims[x] = dims;
+        }
+      }
+      for (size_t i = lead_count; i < inputs.size(); ++i) {
         const Node& an = g.nodes[static_cast<size_t>(inputs[i])];
         if (!an.tensor) continue;
         std::vector<std::string> dims;
-        if (i < anchor->op->params.size()) {
-          for (const ast::Expr* d : k->params[i].type.dims) dims.push_back(ast::PrintExpr(d));
-          for (size_t d = 0; d < an.dims.size() && d < dims.size(); ++d) to_kernel.emplace(an.dims[d], dims[d]);
-        } else {
+        {
           size_t off = outn.dims.size() - an.dims.size();
           for (size_t d = 0; d < an.dims.size(); ++d)
             dims.push_back(an.dims[d] == outn.dims[off + d] && off + d < ydims.size() ? ydims[off + d] : symbol_text(an.dims[d]));
@@ -445,12 +471,8 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
       std::string extra;
       std::set<std::string> kernel_names;
       for (const ast::Param& kp : k->params) kernel_names.insert(kp.name.name);
-      for (size_t i = 0; i < inputs.size(); ++i) {
-        int a = inputs[i];
-        if (i < anchor->op->params.size()) {
-          kt.external[a] = k->params[i].name.name;
-          continue;
-        }
+      // A value from outside as a new parameter `g_NAME: T[dims]`.
+      auto new_param = [&](int a) {
         const Node& an = g.nodes[static_cast<size_t>(a)];
         std::string name = "g_" + op_text.external[a];
         while (kernel_names.count(name)) name += "_";
@@ -458,8 +480,48 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         kt.external[a] = name;
         std::string type = an.elem.empty() ? "f32" : an.elem;
         if (an.tensor) type += "[" + Join(kernel_dims[a], ", ") + "]";
-        extra += name + ": " + type + ", ";
+        return name + ": " + type;
+      };
+      // The anchor's arguments are its parameters; a parameter computed by
+      // the prologue becomes the prologue's inputs, and each element read
+      // of it computes the prologue there.
+      std::vector<Edit> reads;  // absolute offsets
+      for (size_t i = 0; i < lead_node.args.size(); ++i) {
+        int arg = lead_node.args[i];
+        const ast::Param& kp = k->params[i];
+        if (!in_prologue(arg)) {
+          kt.external[lead_inputs[i].front()] = kp.name.name;
+          continue;
+        }
+        std::vector<std::string> params;
+        for (int x : lead_inputs[i]) params.push_back(new_param(x));
+        replace(SourceRange{kp.name.range.begin, kp.type.range.end}, Join(params, ", "));
+        const std::string elem = g.nodes[static_cast<size_t>(arg)].elem;
+        WalkStmt(k->body, [&](const ast::Expr* x) {
+          auto* ix = ast::dyn_cast<ast::IndexExpr>(x);
+          auto* b = ix ? ast::dyn_cast<ast::NameExpr>(ix->base) : nullptr;
+          if (!b || b->name != kp.name.name || ix->indices.size() != kp.type.dims.size()) return;
+          std::vector<std::string> idx;
+          for (const ast::Expr* e : ix->indices) idx.push_back("(" + std::string(sm.Text(e->range)) + ")");
+          reads.push_back({x->range.begin.offset, x->range.end.offset, elem + "(" + kt.At(arg, idx) + ")"});
+        });
       }
+      // The source of `r` with the prologue's reads inside it rewritten;
+      // those reads are then part of this text, not edits of their own.
+      std::set<size_t> taken_reads;
+      auto text_of = [&](SourceRange r) {
+        std::string t(sm.Text(r));
+        std::vector<size_t> inside;
+        for (size_t e = 0; e < reads.size(); ++e)
+          if (reads[e].begin >= r.begin.offset && reads[e].end <= r.end.offset) inside.push_back(e);
+        std::sort(inside.begin(), inside.end(), [&](size_t a, size_t b) { return reads[a].begin > reads[b].begin; });
+        for (size_t e : inside) {
+          t.replace(reads[e].begin - r.begin.offset, reads[e].end - reads[e].begin, reads[e].text);
+          taken_reads.insert(e);
+        }
+        return t;
+      };
+      for (size_t i = lead_count; i < inputs.size(); ++i) extra += new_param(inputs[i]) + ", ";
       if (!extra.empty()) edits.push_back({y.name.range.begin.offset - base, y.name.range.begin.offset - base, extra});
       replace(y.type.range, outn.elem + "[" + Join(ydims, ", ") + "]");
       int count = 0;
@@ -471,15 +533,21 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         kt.anchor_value = [&, ev](const std::vector<std::string>&) { return Narrow(anchor->elem) ? "f32(" + ev + ")" : ev; };
         std::string e = kt.At(grp.output, idx);
         replace(SourceRange{st->range.begin, st->value->range.end},
-                "let " + ev + " = " + std::string(sm.Text(st->value->range)) + "; " + std::string(sm.Text(st->target->range)) +
-                    " = " + outn.elem + "(" + e + ")");
+                "let " + ev + " = " + text_of(st->value->range) + "; " + text_of(st->target->range) + " = " + outn.elem +
+                    "(" + e + ")");
       }
+      for (size_t e = 0; e < reads.size(); ++e)
+        if (!taken_reads.count(e)) edits.push_back({reads[e].begin - base, reads[e].end - base, reads[e].text});
       std::string text(sm.Text(k->range));
       std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin > b.begin; });
       for (const Edit& ed : edits) text.replace(ed.begin, ed.end - ed.begin, ed.text);
-      fk.kernel_source = "// kernel " + std::to_string(gi) + " of graph '" + gname + "': kernel '" + k->name.name +
-                         "' with the epilogue fused where it stores its result\n" + text + "\n";
-      fk.schedule = "kernel '" + k->name.name + "' (implements " + anchor->op->name.name + "), epilogue fused";
+      std::string fused = grp.prologue.empty() ? "epilogue" : grp.epilogue.empty() ? "prologue" : "prologue and epilogue";
+      fk.kernel_source = "// kernel " + std::to_string(gi) + " of graph '" + gname + "': kernel '" + k->name.name + "' with " +
+                         (grp.prologue.empty() ? "the epilogue fused where it stores its result"
+                                               : "the prologue fused where it reads its inputs" +
+                                                     std::string(grp.epilogue.empty() ? "" : ", the epilogue where it stores")) +
+                         "\n" + text + "\n";
+      fk.schedule = "kernel '" + k->name.name + "' (implements " + anchor->op->name.name + "), " + fused + " fused";
       if (std::find(fg.imports.begin(), fg.imports.end(), kmod->name) == fg.imports.end() && kmod != &m) {
         for (const sema::CheckedModule* imp : kmod->imports)
           if (std::find(fg.imports.begin(), fg.imports.end(), imp->name) == fg.imports.end()) fg.imports.push_back(imp->name);

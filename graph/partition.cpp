@@ -38,6 +38,61 @@ bool ReadsElementwise(const Graph& g, int u, int v) {
   return true;
 }
 
+/// The kernel visible in `m` (or its imports) named `name`, and its module.
+}  // namespace
+
+std::pair<const ast::KernelDecl*, const sema::CheckedModule*> FindKernel(const sema::CheckedModule& m,
+                                                                         const std::string& name) {
+  std::vector<const sema::CheckedModule*> modules = {&m};
+  modules.insert(modules.end(), m.imports.begin(), m.imports.end());
+  for (const sema::CheckedModule* mod : modules)
+    for (const ast::Decl* d : mod->ast->decls)
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d); k && k->name.name == name) return {k, mod};
+  return {nullptr, nullptr};
+}
+
+bool ReadsElementByElement(const ast::KernelDecl& k, size_t param, std::string* why) {
+  if (param >= k.params.size()) return false;
+  const ast::Param& p = k.params[param];
+  const std::string& name = p.name.name;
+  // Reads that are copies (their address is taken): the arguments of the
+  // built-ins that move memory.
+  static const std::set<std::string> kCopies = {"cp_async", "ldmatrix", "ldmatrix_t", "atomic_add", "atomic_min",
+                                                "atomic_max", "atomic_exch", "atomic_cas"};
+  std::set<const ast::Expr*> element_reads;
+  std::map<const ast::Expr*, std::string> copied;  // argument -> the built-in
+  WalkStmt(k.body, [&](const ast::Expr* x) {
+    if (auto* c = ast::dyn_cast<ast::CallExpr>(x); c && kCopies.count(c->callee.name))
+      for (const ast::Expr* a : c->args) copied[a] = c->callee.name;
+    auto* ix = ast::dyn_cast<ast::IndexExpr>(x);
+    auto* base = ix ? ast::dyn_cast<ast::NameExpr>(ix->base) : nullptr;
+    if (base && base->name == name && ix->indices.size() == p.type.dims.size()) element_reads.insert(x);
+  });
+  bool ok = true;
+  WalkStmt(k.body, [&](const ast::Expr* x) {
+    if (!ok) return;
+    if (copied.count(x) && element_reads.count(x)) {
+      ok = false;
+      *why = "copies '" + name + "' with " + copied[x];
+      return;
+    }
+    auto* ix = ast::dyn_cast<ast::IndexExpr>(x);
+    if (ix && element_reads.count(x)) return;
+    auto* n = ast::dyn_cast<ast::NameExpr>(x);
+    if (!n || n->name != name) return;
+    // The base of an element read is visited after its IndexExpr.
+    bool is_base = false;
+    for (const ast::Expr* r : element_reads) is_base = is_base || static_cast<const ast::IndexExpr*>(r)->base == x;
+    if (!is_base) {
+      ok = false;
+      *why = "uses '" + name + "' other than by reading its elements (a view, or an argument)";
+    }
+  });
+  return ok;
+}
+
+namespace {
+
 /// Whether kernel parameter type `t` can take elements of type `elem`: the
 /// same scalar, or an element-type parameter that lists it (or lists none).
 bool AcceptsElement(const ast::KernelDecl& k, const ast::TypeSpec& t, const std::string& elem) {
@@ -210,18 +265,24 @@ Partition PartitionGraph(const Graph& g, const sema::CheckedModule& m, bool fuse
         p.groups[static_cast<size_t>(gid)].prologue.insert(p.groups[static_cast<size_t>(gid)].prologue.begin(), v);
         for (int w : node(v).args) prologue(w);
       };
-      // A hand-written kernel loads its inputs its own way (cp_async,
-      // ldmatrix): its producers stay kernels of their own.
+      // A hand-written kernel takes a prologue where it reads the input
+      // element by element; one that copies it (cp_async, ldmatrix)
+      // leaves its producer a kernel of its own.
       std::vector<std::string> elems;
       for (int w : node(a).args) elems.push_back(node(w).elem);
-      if (node(a).op && !ImplementingKernel(m, *node(a).op, elems).empty()) {
-        for (int w : node(a).args)
-          if (node(w).injective)
-            p.notes.push_back("'" + Label(node(w)) + "' is not fused into the prologue of '" + Label(node(a)) +
-                              "': prologues are not fused into hand-written kernels yet");
-        continue;
+      std::string kname = node(a).op ? ImplementingKernel(m, *node(a).op, elems) : "";
+      const ast::KernelDecl* kernel = kname.empty() ? nullptr : FindKernel(m, kname).first;
+      for (size_t i = 0; i < node(a).args.size(); ++i) {
+        int w = node(a).args[i];
+        std::string why;
+        if (kernel && node(w).injective && group_of[static_cast<size_t>(w)] == -1 && !g.IsOutput(w) &&
+            !ReadsElementByElement(*kernel, i, &why)) {
+          p.notes.push_back("'" + Label(node(w)) + "' is not fused into the prologue of '" + Label(node(a)) +
+                            "': kernel '" + kname + "' " + why);
+          continue;
+        }
+        prologue(w);
       }
-      for (int w : node(a).args) prologue(w);
     }
   }
   // The rest: each op call or arithmetic node a group, joined (fusing on)

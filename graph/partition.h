@@ -37,6 +37,17 @@ struct Graph {
   bool IsOutput(int n) const { return std::find(outputs.begin(), outputs.end(), n) != outputs.end(); }
 };
 
+/// The kernel visible in `m` (or its imports) named `name`, and its module.
+std::pair<const ast::KernelDecl*, const sema::CheckedModule*> FindKernel(const sema::CheckedModule& m,
+                                                                         const std::string& name);
+
+/// Whether kernel `k` reads its parameter `param` only element by element
+/// (`A[i, j]` with every index, as a value): then a prologue can compute
+/// there. Not when it copies it (`cp_async`, `ldmatrix`), takes a view of
+/// it (`A[b]`) or passes it on; `why` says which ("copies 'A' with
+/// cp_async").
+bool ReadsElementByElement(const ast::KernelDecl& k, size_t param, std::string* why);
+
 /// The data flow of a checked graph. Op calls are resolved in `m` and the
 /// modules it imports.
 Graph BuildGraph(const ast::GraphDecl& decl, const sema::CheckedModule& m);

@@ -36,12 +36,24 @@ graph prologue(x: f32[R, C]) -> f32[R, C] {
 // CHECK-NEXT: prologue: relu(x)
 // CHECK-NEXT: prologue: (relu(x) * 2.0)
 // CHECK-NEXT: reads: x f32[R, C]
-graph no_prologue(x: f32[M, K], w: f32[K, N]) -> f32[M, N] {
+// A hand-written kernel takes a prologue where it reads the input element
+// by element (matmul_simt's staging loads of A)...
+graph hand_prologue(x: f32[M, K], w: f32[K, N]) -> f32[M, N] {
+  return matmul(relu(x), w);
+}
+// CHECK-LABEL: graph hand_prologue: 2 operations in 1 kernel
+// CHECK: kernel 0: anchor matmul(relu(x), w)
+// CHECK-NEXT: scheduled by: kernel 'matmul_simt' (implements matmul)
+// CHECK-NEXT: prologue: relu(x)
+
+// ... but not where it copies it (matmul_tc_t's cp_async of A): the
+// producer is a kernel of its own.
+graph no_prologue(x: f16[M, K], w: f16[K, N]) -> f16[M, N] {
   return matmul(relu(x), w);
 }
 // CHECK-LABEL: graph no_prologue: 2 operations in 2 kernels
 // CHECK: kernel 1: anchor matmul(relu(x), w)
-// CHECK: not fused: 'relu(x)' is not fused into the prologue of 'matmul(relu(x), w)': prologues are not fused into hand-written kernels yet
+// CHECK: not fused: 'relu(x)' is not fused into the prologue of 'matmul(relu(x), w)': kernel 'matmul_tc_t' copies 'A' with cp_async
 
 // A value read by two anchors is computed once, by its own kernel; the sum
 // joins one anchor's epilogue and reads the other's result, so that
