@@ -92,6 +92,14 @@ class Module {
     Check(tmc_launch(k, args.data(), static_cast<int>(args.size()), stream), "tmc_launch");
   }
 
+  /// Launches graph `graph` (its inputs, then its outputs), in a workspace
+  /// the graph allocates and keeps.
+  void LaunchGraph(const std::string& graph, const std::vector<tmc_arg>& args, tmc_stream* stream = nullptr) {
+    tmc_graph* g = nullptr;
+    Check(tmc_module_get_graph(m_, graph.c_str(), &g), "tmc_module_get_graph");
+    Check(tmc_graph_launch(g, args.data(), static_cast<int>(args.size()), 0, 0, stream), "tmc_graph_launch");
+  }
+
  private:
   tmc_module* m_ = nullptr;
 };
