@@ -47,6 +47,11 @@ class Composer {
   std::vector<std::string> lets;
   /// Whether the anchor's value becomes an intermediate of its own.
   bool bind_anchor = false;
+  /// Inputs that node `lead_reads` (the anchor) reads by other names than
+  /// the rest of the group: a kernel parameter whose dimensions the kernel
+  /// names differently from the epilogue's (`A: [M, K]` read at `[M, N]`).
+  std::map<int, std::string> lead_external;
+  int lead_reads = -1;
 
   bool InGroup(int n) const { return std::find(grp_.members.begin(), grp_.members.end(), n) != grp_.members.end(); }
 
@@ -150,7 +155,15 @@ class Composer {
   // longer dimension is read at 0.
   std::string Operand(int a, const Node& result, const std::vector<std::string>& idx) {
     const Node& an = g_.nodes[static_cast<size_t>(a)];
-    if (!an.tensor) return At(a, {});
+    if (!an.tensor) {
+      // An integer literal with a float tensor (`x * 2`), converted as the
+      // graph's checker converts it.
+      std::string v = At(a, {});
+      bool int_scalar = an.elem.size() > 1 && (an.elem[0] == 'i' || an.elem[0] == 'u');
+      bool float_result = result.elem == "f16" || result.elem == "bf16" || result.elem == "f32" || result.elem == "f64";
+      if (int_scalar && float_result) v = (result.elem == "f64" ? "f64(" : "f32(") + v + ")";
+      return v;
+    }
     std::vector<std::string> j;
     size_t off = result.dims.size() - an.dims.size();
     for (size_t d = 0; d < an.dims.size(); ++d)
@@ -176,7 +189,12 @@ class Composer {
       }
       for (size_t d = 0; d < p.type.dims.size() && d < an.dims.size(); ++d)
         if (auto* s = ast::dyn_cast<ast::NameExpr>(p.type.dims[d])) c.names[s->name] = DimText(arg, d);
-      c.tensors[p.name.name] = [this, arg](const std::vector<std::string>& j) { return At(arg, j); };
+      c.tensors[p.name.name] = [this, arg, n](const std::vector<std::string>& j) {
+        auto it = lead_external.find(arg);
+        if (n != lead_reads || it == lead_external.end()) return At(arg, j);
+        std::string read = it->second + "[" + Join(j, ", ") + "]";
+        return Narrow(g_.nodes[static_cast<size_t>(arg)].elem) ? "f32(" + read + ")" : read;
+      };
     }
     for (const ast::OpStmt& s : op.body) {
       if (!s.is_let) continue;
@@ -344,6 +362,8 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     std::map<int, std::vector<std::string>> kernel_dims;  // input node -> its parameter's dimensions
     std::vector<std::string> ydims;
     std::map<std::string, std::string> to_kernel;  // graph dimension -> kernel dimension
+    std::vector<int> doubled;
+    std::map<int, std::vector<std::string>> doubled_dims;
     if (rewrite) {
       for (const ast::Expr* d : k->params.back().type.dims) ydims.push_back(ast::PrintExpr(d));
       for (size_t d = 0; d < outn.dims.size() && d < ydims.size(); ++d) to_kernel.emplace(outn.dims[d], ydims[d]);
@@ -363,6 +383,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
           size_t off = arg.dims.size() >= xn.dims.size() ? arg.dims.size() - xn.dims.size() : 0;
           for (size_t d = 0; d < xn.dims.size(); ++d)
             dims.push_back(off + d < kdims.size() && xn.dims[d] == arg.dims[off + d] ? kdims[off + d]
+                           : to_kernel.count(xn.dims[d])                          ? to_kernel[xn.dims[d]]
                                                                                     : symbol_text(xn.dims[d]));
           kernel_dims[x] = dims;
         }
@@ -377,6 +398,25 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
             dims.push_back(an.dims[d] == outn.dims[off + d] && off + d < ydims.size() ? ydims[off + d] : symbol_text(an.dims[d]));
         }
         kernel_dims[inputs[i]] = dims;
+      }
+      // An anchor's input that the rest of the group reads too (the
+      // residual `x` of `matmul(x, w) + x`) is read there at the result's
+      // indices: a parameter of its own, shaped as the result's.
+      for (size_t i = 0; i < lead_node.args.size(); ++i) {
+        int x = lead_node.args[i];
+        const Node& xn = g.nodes[static_cast<size_t>(x)];
+        if (in_prologue(x) || !xn.tensor) continue;
+        bool elsewhere = false;
+        for (int mbr : grp.members)
+          elsewhere = elsewhere || (mbr != lead && std::count(g.nodes[static_cast<size_t>(mbr)].args.begin(),
+                                                              g.nodes[static_cast<size_t>(mbr)].args.end(), x));
+        if (!elsewhere || std::count(doubled.begin(), doubled.end(), x)) continue;
+        std::vector<std::string> dims;
+        size_t off = outn.dims.size() >= xn.dims.size() ? outn.dims.size() - xn.dims.size() : 0;
+        for (size_t d = 0; d < xn.dims.size(); ++d)
+          dims.push_back(off + d < ydims.size() && xn.dims[d] == outn.dims[off + d] ? ydims[off + d] : symbol_text(xn.dims[d]));
+        doubled.push_back(x);
+        doubled_dims[x] = dims;
       }
     }
     // An automatic schedule is made from the fused op itself: constant
@@ -427,6 +467,19 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
       fk.args.push_back({an.kind == Node::Kind::Constant ? ast::PrintExpr(an.expr) : an.name, an.type, false,
                        an.kind == Node::Kind::Constant ? -1 : a});
     }
+    // The anchor's inputs read again by the group, as parameters of their
+    // own after the others (the plan binds both to the same value).
+    for (int x : doubled) {
+      const Node& xn = g.nodes[static_cast<size_t>(x)];
+      std::string name = op_text.external[x] + "_e";
+      while (used.count(name)) name += "_";
+      used.insert(name);
+      params.push_back(name + ": " + xn.elem + "[" + Join(doubled_dims[x], ", ") + "]");
+      fk.args.push_back({xn.name, xn.type, false, x});
+      op_text.lead_external[x] = op_text.external[x];
+      op_text.external[x] = name;
+    }
+    op_text.lead_reads = lead;
     std::vector<std::string> out_idx;
     for (size_t d = 0; d < outn.dims.size(); ++d) out_idx.push_back("_o" + std::to_string(d));
     std::string value = op_text.At(grp.output, out_idx);
@@ -472,14 +525,14 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
       std::set<std::string> kernel_names;
       for (const ast::Param& kp : k->params) kernel_names.insert(kp.name.name);
       // A value from outside as a new parameter `g_NAME: T[dims]`.
-      auto new_param = [&](int a) {
+      auto new_param = [&](int a, const std::vector<std::string>& dims) {
         const Node& an = g.nodes[static_cast<size_t>(a)];
         std::string name = "g_" + op_text.external[a];
         while (kernel_names.count(name)) name += "_";
         kernel_names.insert(name);
         kt.external[a] = name;
         std::string type = an.elem.empty() ? "f32" : an.elem;
-        if (an.tensor) type += "[" + Join(kernel_dims[a], ", ") + "]";
+        if (an.tensor) type += "[" + Join(dims, ", ") + "]";
         return name + ": " + type;
       };
       // The anchor's arguments are its parameters; a parameter computed by
@@ -494,7 +547,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
           continue;
         }
         std::vector<std::string> params;
-        for (int x : lead_inputs[i]) params.push_back(new_param(x));
+        for (int x : lead_inputs[i]) params.push_back(new_param(x, kernel_dims[x]));
         replace(SourceRange{kp.name.range.begin, kp.type.range.end}, Join(params, ", "));
         const std::string elem = g.nodes[static_cast<size_t>(arg)].elem;
         WalkStmt(k->body, [&](const ast::Expr* x) {
@@ -521,7 +574,12 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         }
         return t;
       };
-      for (size_t i = lead_count; i < inputs.size(); ++i) extra += new_param(inputs[i]) + ", ";
+      for (size_t i = lead_count; i < inputs.size(); ++i) extra += new_param(inputs[i], kernel_dims[inputs[i]]) + ", ";
+      for (int x : doubled) {
+        kt.lead_external[x] = kt.external[x];
+        kt.lead_reads = lead;
+        extra += new_param(x, doubled_dims[x]) + ", ";
+      }
       if (!extra.empty()) edits.push_back({y.name.range.begin.offset - base, y.name.range.begin.offset - base, extra});
       replace(y.type.range, outn.elem + "[" + Join(ydims, ", ") + "]");
       int count = 0;

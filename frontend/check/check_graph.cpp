@@ -15,6 +15,18 @@ std::string DimsString(const std::vector<Dim>& dims) {
 
 }  // namespace
 
+bool Checker::CheckGraphScalar(const ast::Expr* e) {
+  const ast::Expr* x = e;
+  if (auto* u = ast::dyn_cast<ast::UnaryExpr>(x); u && u->op == ast::UnaryOp::Neg) x = u->operand;
+  if (ast::dyn_cast<ast::IntLit>(x) || ast::dyn_cast<ast::FloatLit>(x) || ast::dyn_cast<ast::BoolLit>(x) ||
+      (ast::dyn_cast<ast::NameExpr>(x) && x == e))
+    return true;
+  // Scalar arithmetic and math (`1.0 / t`, `exp(t)`, `f16(a)`) would run
+  // on the host before the kernels, which a launch plan does not do.
+  diags_.Report(e->range, DiagKind::GraphScalarExpression, ast::PrintExpr(e));
+  return false;
+}
+
 ExprInfo Checker::CheckGraphExpr(ast::Expr* expr) {
   auto* e = static_cast<ast::BinaryExpr*>(expr);
   ExprInfo l = CheckExpr(e->lhs);
@@ -26,8 +38,12 @@ ExprInfo Checker::CheckGraphExpr(ast::Expr* expr) {
                     l.type->ToString(), r.type->ToString());
       return ErrorInfo();
     }
-    return Arith(e, l, r);
+    if (!graph_values_) return Arith(e, l, r);
+    CheckGraphScalar(expr);
+    return ErrorInfo();
   }
+  if (graph_values_ && !l.type->IsTensor() && !CheckGraphScalar(e->lhs)) return ErrorInfo();
+  if (graph_values_ && !r.type->IsTensor() && !CheckGraphScalar(e->rhs)) return ErrorInfo();
   bool arith = e->op == ast::BinaryOp::Add || e->op == ast::BinaryOp::Sub ||
                e->op == ast::BinaryOp::Mul || e->op == ast::BinaryOp::Div;
   const Type* lt = l.type;
@@ -101,6 +117,10 @@ ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
     const ast::TypeSpec& want = op->params[i].type;
     ScalarKind want_elem = ElemOf(want, bindings);
     if (!want.is_tensor) {
+      if (graph_values_ && !infos[i].IsError() && !infos[i].type->IsTensor() && !CheckGraphScalar(call->args[i])) {
+        ok = false;
+        continue;
+      }
       if (want.param && !infos[i].untyped_literal) continue;  // bound from this very argument
       if (want.param) ok = Convertible(infos[i], want_elem, call->args[i]->range, "argument") && ok;
       else ok = !CheckConverted(call->args[i], want_elem, "argument").IsError() && ok;
@@ -168,12 +188,32 @@ void Checker::CheckGraph(ast::GraphDecl* decl) {
   std::vector<const Type*> results;
   if (decl->results.empty()) results.push_back(ResolveResultType(decl->result));
   for (const ast::Param& r : decl->results) results.push_back(ResolveResultType(r.type));
+  for (size_t i = 0; i < results.size(); ++i)
+    if (!results[i]->IsError() && !results[i]->IsTensor()) {
+      const ast::TypeSpec& t = decl->results.empty() ? decl->result : decl->results[i].type;
+      diags_.Report(t.range, DiagKind::GraphScalarResult, results[i]->ToString());
+      results[i] = types_.Error();
+    }
+  std::map<std::string, const ast::Param*> params;
+  for (const ast::Param& p : decl->params) params[p.name.name] = &p;
   auto count = [](size_t n) { return n == 1 ? std::string("1 value") : std::to_string(n) + " values"; };
   bool returned = false;
   PushScope();
+  graph_values_ = true;
   for (ast::Stmt* s : decl->body->stmts) {
     if (diags_.ShouldStop()) break;
+    // A let does not shadow a parameter: `x` would mean two tensors.
+    if (auto* let = ast::dyn_cast<ast::LetStmt>(s); let && params.count(let->name.name)) {
+      diags_.Report(let->name.range, DiagKind::Redefinition, let->name.name)
+          .Note(params[let->name.name]->name.range, DiagKind::NoteDeclaredHere, let->name.name);
+      continue;
+    }
     CheckStmt(s);
+    if (auto* let = ast::dyn_cast<ast::LetStmt>(s); let && let->init) {
+      // A scalar let is a literal or a name, as every scalar of a graph.
+      const Symbol* sym = scope_->Lookup(let->name.name);
+      if (sym && sym->type && sym->type->IsScalar()) CheckGraphScalar(let->init);
+    }
     auto* ret = ast::dyn_cast<ast::ReturnStmt>(s);
     if (!ret) continue;
     returned = true;
@@ -196,6 +236,8 @@ void Checker::CheckGraph(ast::GraphDecl* decl) {
       if (!same)
         diags_.Report(values[i]->range, DiagKind::GraphResultMismatch, decl->name.name, v.type->ToString(),
                       results[i]->ToString());
+      if (auto* n = ast::dyn_cast<ast::NameExpr>(values[i]); n && params.count(n->name))
+        diags_.Report(values[i]->range, DiagKind::GraphReturnsParameter, decl->name.name, n->name, n->name);
       // The same value twice would be one tensor bound to two outputs.
       for (size_t j = 0; j < i; ++j)
         if (auto* a = ast::dyn_cast<ast::NameExpr>(values[i]), *b = ast::dyn_cast<ast::NameExpr>(values[j]);
@@ -203,6 +245,7 @@ void Checker::CheckGraph(ast::GraphDecl* decl) {
           diags_.Report(values[i]->range, DiagKind::GraphReturnsTwice, decl->name.name, a->name, a->name);
     }
   }
+  graph_values_ = false;
   PopScope();
   if (!returned) diags_.Report(decl->name.range, DiagKind::MissingReturn, decl->name.name);
   PopScope();

@@ -194,6 +194,12 @@ class Checker {
   // check_graph.cpp
   void CheckGraph(ast::GraphDecl* decl);
   ExprInfo CheckGraphExpr(ast::Expr* e);
+  /// A graph's scalars are literals (`2.0`, `-1`) and names (scalar
+  /// parameters, lets of literals); anything else is reported.
+  bool CheckGraphScalar(const ast::Expr* e);
+  /// Set while a graph's statements are checked (not its types, whose
+  /// dimensions are scalar arithmetic: `f32[M, 2 * N]`).
+  bool graph_values_ = false;
   ExprInfo CheckOpCall(ast::CallExpr* call, const Symbol& op);
 
   // check_stmt.cpp

@@ -43,7 +43,7 @@ op g(X: f32[N]) -> f32[N] {
   out[i] = f(X[i]);                  // ops may call functions
 }
 
-graph h(X: f32[N]) -> f32 {
+graph h(X: f32[N]) -> f32[N] {
   return f(1.0);                     // expected-error {{function 'f' can only be called from kernels, functions and ops}}
 }
 

@@ -14,7 +14,7 @@ graph g2(x: f32[B, 8]) -> f32[B, 8] {
 
 graph g3(x: f32[B, 8], y: f32[7]) -> f32[B, 8] {
   let z = x + y;                 // expected-error {{cannot broadcast shapes [B, 8] and [7]}}
-  return x;
+  return x * 1.0;
 }
 
 graph g4(x: f32[B, 8], y: f32[8]) -> f32[B, 8] {
@@ -23,7 +23,7 @@ graph g4(x: f32[B, 8], y: f32[8]) -> f32[B, 8] {
 }
 
 graph g5(x: f32[B, 8]) -> f32[B, 4] {
-  return x;                      // expected-error {{graph 'g5' returns 'f32[B, 8]' but is declared to return 'f32[B, 4]'}}
+  return x * 1.0;                   // expected-error {{graph 'g5' returns 'f32[B, 8]' but is declared to return 'f32[B, 4]'}}
 }
 
 graph g6(x: f32[B, 8]) -> f32[B, 8] {  // expected-error {{'g6' does not return a value on every path}}
@@ -59,7 +59,7 @@ op crop(X: f32[M, N], r0: i32, c0: i32) -> f32[P, Q] {  // expected-note {{'P' d
 
 graph g12(x: f32[B, 8]) -> f32[B, 8] {
   let y = crop(x, 1, 1);         // expected-error {{op 'crop' has the result dimension 'P', which its arguments do not determine; a graph calls ops whose result shapes follow from their arguments}}
-  return x;
+  return x * 1.0;
 }
 
 // Several results: named, returned in order, each of its declared type.
@@ -72,7 +72,7 @@ graph g14(x: f32[B, 8]) -> f32[B, 8] {
 }
 
 graph g15(x: f32[B, 8]) -> (y: f32[B, 8], z: f32[8]) {
-  return x * 2.0, x;             // expected-error {{graph 'g15' returns 'f32[B, 8]' but is declared to return 'f32[8]'}}
+  return x * 2.0, x * 1.0;           // expected-error {{graph 'g15' returns 'f32[B, 8]' but is declared to return 'f32[8]'}}
 }
 
 graph g16(x: f32[B, 8]) -> (y: f32[B, 8], z: f32[B, 8]) {
@@ -82,4 +82,29 @@ graph g16(x: f32[B, 8]) -> (y: f32[B, 8], z: f32[B, 8]) {
 
 func two(a: f32) -> f32 {
   return a, a;                   // expected-error {{only a graph returns several values}}
+}
+
+// A graph's scalars are literals and names: scalar arithmetic and math
+// would run on the host, which a launch plan does not do.
+graph g17(z: f32[B, 8], t: f32) -> f32[B, 8] {
+  return z * exp(t);             // expected-error {{in a graph, a scalar is a literal or a scalar parameter: pass the value of 'exp(t)' as a parameter}}
+}
+
+graph g18(z: f32[B, 8], t: f32) -> f32[B, 8] {
+  let inv = 1.0 / t;             // expected-error {{in a graph, a scalar is a literal or a scalar parameter: pass the value of '(1.0 / t)' as a parameter}}
+  return z;                      // expected-error {{graph 'g18' returns its parameter 'z' unchanged: a graph's results are computed (for a copy, return 'z * 1')}}
+}
+
+graph g19(z: f16[B, 8], a: f32) -> f16[B, 8] {
+  return z * f16(a) + 2 * z;     // expected-error {{in a graph, a scalar is a literal or a scalar parameter: pass the value of 'f16(a)' as a parameter}}
+}
+
+// A let does not shadow a parameter; results are tensors.
+graph g20(x: f32[B, 8]) -> f32[B, 8] {  // expected-note {{'x' declared here}}
+  let x = x * 2.0;               // expected-error {{redefinition of 'x'}}
+  return x * 1.0;
+}
+
+graph g21(a: f32, b: f32) -> f32 {  // expected-error {{a graph's results are tensors; 'f32' is a scalar}}
+  return a;
 }

@@ -41,3 +41,20 @@ op scaled_softmax(X: f32[R, C], s: f32) -> f32[R, C] {
 graph scaled(x: f32[M, N]) -> f32[M, N] {
   return scaled_softmax(x, 2.0) + 1.0;
 }
+
+// From a second outsider's try: a residual through a square weight (the
+// input is read by the anchor as [M, K] and by the epilogue as [M, N], so
+// it is passed twice); a transposed operand as a prologue of matmul_simt
+// (its dimensions named through the transpose); an integer literal with a
+// float tensor.
+graph square_residual(x: f32[M, D], w: f32[D, D]) -> f32[M, D] {
+  return matmul(x, w) + x;
+}
+
+graph qk(q: f32[M, D], k: f32[N, D]) -> f32[M, N] {
+  return matmul(q, transpose(k));
+}
+
+graph int_literal(x: f32[M, N]) -> f32[M, N] {
+  return relu(x) * 2 + 1;
+}
