@@ -10,6 +10,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
@@ -141,7 +142,15 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(tm.get());
+  // With TMC_LLVM_OPTIONS (experiments), LLVM's instrumentation too, so
+  // that `-time-passes` and `-print-after=PASS` report.
+  llvm::PassInstrumentationCallbacks pic;
+  std::optional<llvm::StandardInstrumentations> si;
+  if (std::getenv("TMC_LLVM_OPTIONS")) {
+    si.emplace(m.getContext(), /*DebugLogging=*/false);
+    si->registerCallbacks(pic, &mam);
+  }
+  llvm::PassBuilder pb(tm.get(), llvm::PipelineTuningOptions(), std::nullopt, si ? &pic : nullptr);
   // Merge consecutive accesses into vector ones before SimplifyCFG sinks
   // the last access of a full tile and of its guarded tail into a common
   // block (which leaves the full tile one access short of a vector). The
