@@ -169,6 +169,16 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
                                                     : llvm::OptimizationLevel::O3;
   llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
                                                                      : pb.buildPerModuleDefaultPipeline(level);
+  // For experiments with pipelines of our own: TMC_LLVM_PIPELINE, in
+  // opt's -passes syntax, replaces the default one.
+  if (const char* text = std::getenv("TMC_LLVM_PIPELINE")) {
+    llvm::ModulePassManager custom;
+    if (llvm::Error e = pb.parsePassPipeline(custom, text)) {
+      *error = "TMC_LLVM_PIPELINE: " + llvm::toString(std::move(e));
+      return false;
+    }
+    mpm = std::move(custom);
+  }
   mpm.run(m, mam);
   if (level != llvm::OptimizationLevel::O0) {
     // 40 registers of loop-invariant values: measured on the example
