@@ -108,6 +108,26 @@ inline bool IsIdentifier(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+/// Whether `s` is a non-negative integer literal ("768").
+inline bool IsNumber(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+}
+
+/// A dimension's text without the parentheses around all of it:
+/// "((2 * N))" -> "2 * N", but "(a) * (b)" stays.
+inline std::string Unparen(std::string d) {
+  while (d.size() > 2 && d.front() == '(' && d.back() == ')') {
+    int depth = 0;
+    size_t close = 0;  // where the first '(' closes
+    for (size_t i = 0; i < d.size() && !close; ++i)
+      if (d[i] == '(') ++depth;
+      else if (d[i] == ')' && --depth == 0) close = i;
+    if (close != d.size() - 1) break;
+    d = d.substr(1, d.size() - 2);
+  }
+  return d;
+}
+
 /// `s` as a JSON (and Graphviz) string literal.
 inline std::string Quote(const std::string& s) {
   std::string o = "\"";

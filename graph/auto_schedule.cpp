@@ -812,10 +812,8 @@ AutoKernel RowReduction(const OpInfo& info, Gen& g, const std::string& name, siz
   // symbolic one leaves the choice to the launch.
   std::string tpr_default = "256";
   if (row_length) {
-    std::string t = *row_length;
-    while (t.size() > 2 && t.front() == '(' && t.back() == ')') t = t.substr(1, t.size() - 2);
-    if (!t.empty() && t.size() < 10 && std::all_of(t.begin(), t.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      tpr_default = std::stoll(t) <= 1024 ? "32" : "256";
+    std::string t = Unparen(*row_length);
+    if (IsNumber(t) && t.size() < 10) tpr_default = std::stoll(t) <= 1024 ? "32" : "256";
   }
   h.ct_params.push_back(tpr + ": int in [32, 256] = " + tpr_default);
   if (row_length)

@@ -262,9 +262,8 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
   // (E0): an op's parameter dimension binds a symbol only by its name.
   std::map<std::string, std::string> expr_symbols;
   auto symbol_text = [&](std::string d) -> std::string {
-    if (d.size() > 2 && d.front() == '(' && d.back() == ')') d = d.substr(1, d.size() - 2);
-    if (!d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-      return "D" + d;
+    d = Unparen(d);
+    if (IsNumber(d)) return "D" + d;
     if (IsIdentifier(d)) return d;
     auto [it, fresh] = expr_symbols.emplace(d, "E" + std::to_string(expr_symbols.size()));
     return it->second;
@@ -425,8 +424,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     auto op_symbol = [&](const std::string& d) -> std::string {
       auto it = to_kernel.find(d);
       if (it != to_kernel.end()) return it->second;
-      if (!rewrite && !d.empty() && std::all_of(d.begin(), d.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
-        return d;
+      if (!rewrite && IsNumber(d)) return d;
       return symbol_text(d);
     };
     // By position where the kernel names it: an input as its parameter,

@@ -3,29 +3,18 @@
 #include "graph/launch_plan.h"
 
 #include <algorithm>
-#include <cctype>
 #include <map>
-#include <set>
+#include <optional>
 
 #include "graph/ast_walk.h"
+#include "support/scalar_type.h"
 
 namespace tmc::graph {
 namespace {
 
 int ElemBytes(const std::string& elem) {
-  if (elem == "bool" || elem == "i8" || elem == "u8") return 1;
-  if (elem == "i16" || elem == "u16" || elem == "f16" || elem == "bf16") return 2;
-  if (elem == "i64" || elem == "u64" || elem == "f64") return 8;
-  return 4;
-}
-
-bool IsNumber(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
-}
-
-std::string Unparen(std::string d) {
-  if (d.size() > 2 && d.front() == '(' && d.back() == ')') d = d.substr(1, d.size() - 2);
-  return d;
+  std::optional<ScalarKind> k = ParseScalar(elem);
+  return k ? ScalarBytes(*k) : 4;
 }
 
 /// The bytes of a tensor of `dims` elements of `elem`, rounded up to 256
@@ -62,12 +51,8 @@ std::string ShapeJson(const Node& n) {
 
 LaunchPlan PlanLaunches(const Graph& g, const FusedGraph& fg) {
   LaunchPlan plan;
-  std::set<std::string> names;
   for (size_t i = 0; i < g.nodes.size(); ++i)
-    if (g.nodes[i].kind == Node::Kind::Input) {
-      plan.inputs.push_back(static_cast<int>(i));
-      names.insert(g.nodes[i].name);
-    }
+    if (g.nodes[i].kind == Node::Kind::Input) plan.inputs.push_back(static_cast<int>(i));
   plan.outputs = g.outputs;
   plan.output_names = g.output_names;
   auto is_param = [&](int n) {

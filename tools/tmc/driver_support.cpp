@@ -34,6 +34,16 @@ bool WriteFile(const std::string& path, const std::string& bytes, std::string* e
   return static_cast<bool>(f);
 }
 
+double RandomInputValue(ScalarKind k, std::mt19937_64& rng, std::uniform_real_distribution<double>& uniform) {
+  if (IsFloat(k)) {
+    double v = uniform(rng);
+    return v >= 0 ? v + 0.0625 : v - 0.0625;
+  }
+  if (k == ScalarKind::Bool) return 1.0;
+  int64_t v = static_cast<int64_t>(rng() % 8) + 1;
+  return static_cast<double>(IsUnsigned(k) || rng() % 2 ? v : -v);
+}
+
 // Every combination of the parameters' values: a -D value or the
 // candidate list; a parameter with neither keeps its default (no entry).
 std::vector<std::vector<std::pair<std::string, int64_t>>> CandidateSpace(const sema::KernelInstance& k, const Options& o) {

@@ -2,6 +2,7 @@
 // set up from the command line, and writing a file.
 #pragma once
 
+#include <random>
 #include <string>
 
 #include "frontend/compilation.h"
@@ -24,6 +25,11 @@ bool WriteFile(const std::string& path, const std::string& bytes, std::string* e
 /// order the candidates are listed (the first parameter slowest): a -D
 /// value list, a single -D value, or the candidate list; a parameter with
 /// none of these keeps its default (no entry).
+/// tmc run's random inputs: uniform in ±[0.0625, 1.0625) for floats, never
+/// zero (zeros hide unwritten outputs and wrong indexing); ±1..8 for
+/// integers (unsigned: 1..8); true for bool. `uniform` draws in [-1, 1).
+double RandomInputValue(ScalarKind k, std::mt19937_64& rng, std::uniform_real_distribution<double>& uniform);
+
 std::vector<std::vector<std::pair<std::string, int64_t>>> CandidateSpace(const sema::KernelInstance& k, const Options& o);
 
 /// How many of `combo`'s values differ from those `k` was compiled with

@@ -11,6 +11,7 @@
 
 #include "frontend/ast/ast_printer.h"
 #include "frontend/compilation.h"
+#include "graph/ast_walk.h"
 #include "graph/auto_schedule.h"
 #include "graph/fuse.h"
 #include "graph/launch_plan.h"
@@ -108,7 +109,7 @@ void AddAlternatives(Options* o, SourceManager& sm, graph::FusedGraph* fg) {
         std::vector<std::string> dims = DimsOf(k.args[a].type);
         for (size_t x = 0; x < kd->params[a].type.dims.size() && x < dims.size(); ++x)
           if (auto* sym = ast::dyn_cast<ast::NameExpr>(kd->params[a].type.dims[x]);
-              sym && !dims[x].empty() && std::all_of(dims[x].begin(), dims[x].end(), ::isdigit))
+              sym && graph::IsNumber(dims[x]))
             known[sym->name] = std::stoll(dims[x]);
       }
     }
@@ -380,10 +381,6 @@ int RunGraphKernels(const Options& o, SourceManager& sm, DiagnosticEngine& diags
   Compilation comp(sm, diags, FrontendOptions(o));
   sema::CheckedModule* m = comp.CompileFile(o.inputs.front());
   if (!m || !m->ok || diags.HasErrors()) return 1;
-  if (o.graph_kernels.empty()) {
-    std::printf("graph '%s' has no operations (it returns an input): nothing to run\n", o.graph.c_str());
-    return 0;
-  }
   if (!CheckGraphShapeSymbols(o, diags)) return 1;
   int rc = 0;
   bool found = false;

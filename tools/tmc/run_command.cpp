@@ -420,16 +420,6 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
 
   std::mt19937_64 rng(o.seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  auto random_value = [&](ScalarKind k) {
-    // Never zero: zeros hide unwritten outputs and wrong indexing.
-    if (IsFloat(k)) {
-      double v = uniform(rng);
-      return v >= 0 ? v + 0.0625 : v - 0.0625;
-    }
-    if (k == ScalarKind::Bool) return 1.0;
-    int64_t v = static_cast<int64_t>(rng() % 8) + 1;
-    return static_cast<double>(IsUnsigned(k) || rng() % 2 ? v : -v);
-  };
   std::vector<Storage> tensors;
   std::vector<uint64_t> slots(fn->params.size(), 0);
   std::vector<std::pair<size_t, double>> scalars;  // param index, value
@@ -490,7 +480,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       for (const Storage& prev : tensors) total += static_cast<double>(prev.Bytes());
       if (total > kMaxBytes) return fail(fmt::format("the tensors need {:.1f} GiB; tmc run allows 8 GiB", total / (1ull << 30)));
       s.words.assign((s.Bytes() + 7) / 8 + 8, 0);
-      for (int64_t e = 0; e < s.Size(); ++e) Set(s, e, random_value(s.dtype));
+      for (int64_t e = 0; e < s.Size(); ++e) Set(s, e, RandomInputValue(s.dtype, rng, uniform));
       tensor_names.push_back(p.buffer->name);
       tensors.push_back(std::move(s));
     }

@@ -74,10 +74,6 @@ int RunGraphCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags
   for (const ast::Decl* d : m->ast->decls)
     if (auto* gd = ast::dyn_cast<ast::GraphDecl>(d); gd && gd->name.name == o.graph) decl = gd;
   if (!decl) return 1;
-  if (o.graph_kernels.empty()) {
-    std::printf("graph '%s' has no operations (it returns an input): nothing to run\n", o.graph.c_str());
-    return 0;
-  }
   if (!CheckGraphShapeSymbols(o, diags)) return 1;
 
   // The plan's kernels, compiled as `tmc FILE --graph NAME` compiles them,
@@ -101,15 +97,6 @@ int RunGraphCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags
   // poisoned so that unwritten elements show.
   std::mt19937_64 rng(o.seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  auto random_value = [&](tmc_dtype t) {
-    if (t >= TMC_F16) {
-      double v = uniform(rng);
-      return v >= 0 ? v + 0.0625 : v - 0.0625;
-    }
-    if (t == TMC_BOOL) return 1.0;
-    int64_t v = static_cast<int64_t>(rng() % 8) + 1;
-    return static_cast<double>((t >= TMC_U8 && t <= TMC_U64) || rng() % 2 ? v : -v);
-  };
   std::vector<tmc_arg> args(plan.signature.params.size());
   std::vector<HostBuffer> memory(args.size());
   double total_bytes = 0;
@@ -150,7 +137,8 @@ int RunGraphCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags
     a.tensor.data = reinterpret_cast<uint64_t>(memory[p].data());
     if (plan.outputs[p]) runtime::Poison(memory[p].data(), info.dtype, Elements(a.tensor), 0);
     else
-      for (int64_t e = 0; e < Elements(a.tensor); ++e) runtime::SetElement(memory[p].data(), info.dtype, e, random_value(info.dtype));
+      for (int64_t e = 0; e < Elements(a.tensor); ++e) runtime::SetElement(memory[p].data(), info.dtype, e,
+                                                                  RandomInputValue(static_cast<ScalarKind>(info.dtype), rng, uniform));
   }
   runtime::BoundGraph bound;
   if (!runtime::BindGraph(plan, args.data(), static_cast<int>(args.size()), &bound, &error)) return fail(error);
