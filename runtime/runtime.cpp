@@ -107,6 +107,13 @@ tmc_status tmc_init(int device, tmc_context** out) {
   return TMC_SUCCESS;
 }
 
+tmc_status tmc_device_name(tmc_context* ctx, char* name, size_t size) {
+  if (!ctx || !name || size == 0) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_device_name: null or empty output");
+  TMC_CU(ctx, cuDeviceGetName(name, static_cast<int>(size), ctx->device));
+  name[size - 1] = '\0';
+  return TMC_SUCCESS;
+}
+
 void tmc_shutdown(tmc_context* ctx) {
   if (!ctx) return;
   ctx->driver->cuDevicePrimaryCtxRelease(ctx->device);

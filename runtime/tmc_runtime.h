@@ -66,6 +66,8 @@ const char* tmc_status_name(tmc_status status);
 
 tmc_status tmc_init(int device, tmc_context** ctx);
 void tmc_shutdown(tmc_context* ctx);
+/* The device's name ("NVIDIA H200"), at most size - 1 characters. */
+tmc_status tmc_device_name(tmc_context* ctx, char* name, size_t size);
 
 /* `image`: PTX text (NUL-terminated) or a cubin; `metadata_json`: the
  * output of `tmc --emit=meta` for the same module. */

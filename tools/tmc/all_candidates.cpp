@@ -21,6 +21,7 @@
 #include "support/json_string.h"
 #include "tools/tmc/driver_support.h"
 #include "tools/tmc/emit.h"
+#include "codegen/nvptx/ptxas.h"
 
 namespace tmc::driver {
 namespace {
@@ -55,17 +56,13 @@ class Capture : public DiagnosticConsumer {
 };
 
 struct Candidate {
-  std::string kernel;
-  std::vector<std::pair<std::string, int64_t>> params;
+  CandidateResult result;
   std::unique_ptr<SourceManager> sm;
   std::unique_ptr<Capture> capture;
   std::unique_ptr<DiagnosticEngine> diags;
   std::unique_ptr<Compilation> comp;
   sema::CheckedModule* module = nullptr;
-  enum class Status { Pending, Ok, Excluded, Failed } status = Status::Pending;
-  bool is_default = false;  // the values a plain compile uses (-D, defaults, first candidates)
-  std::string reason;  // excluded: the constraint; failed: the diagnostics
-  std::string file, meta_file, output, meta;
+  bool pending = true;
 };
 
 std::unique_ptr<DiagnosticEngine> MakeDiags(const Options& o, SourceManager& sm, DiagnosticConsumer& consumer) {
@@ -78,45 +75,15 @@ const char* Extension(const std::string& emit) { return emit == "cubin" ? ".cubi
 
 }  // namespace
 
-int CompileAllCandidates(const Options& o) {
-  auto start = std::chrono::steady_clock::now();
+std::string ParamValuesText(const ParamValues& params) {
+  std::string text;
+  for (auto& [p, v] : params) text += fmt::format("{}{}={}", text.empty() ? "" : ",", p, CtValueString(v));
+  return text;
+}
+
+std::vector<CandidateResult> CompileCandidates(const Options& o, const std::vector<std::pair<std::string, ParamValues>>& todo,
+                                               bool ptxas_report) {
   const std::string& path = o.inputs.front();
-  std::error_code ec;
-  fs::create_directories(o.output, ec);
-  if (ec) {
-    std::fprintf(stderr, "tmc: error: cannot create the directory '%s': %s\n", o.output.c_str(), ec.message().c_str());
-    return 1;
-  }
-
-  // The kernels and their spaces, from the file as written (defaults).
-  std::vector<std::pair<std::string, sema::KernelInstance>> kernels;
-  {
-    SourceManager sm;
-    Capture capture(sm);
-    auto d = MakeDiags(o, sm, capture);
-    Compilation comp(sm, *d, FrontendOptions(o));
-    sema::CheckedModule* m = comp.CompileFile(path);
-    // A `where` that the defaults fail is no error here: they are just one
-    // candidate. Anything else is.
-    if (!m || (d->HasErrors() && capture.where().empty())) {
-      std::fputs(capture.Text().c_str(), stderr);
-      std::fprintf(stderr, "tmc: error: '%s' does not compile; no candidate was tried\n", path.c_str());
-      return 1;
-    }
-    for (const ast::Decl* decl : m->ast->decls)
-      if (auto* k = ast::dyn_cast<ast::KernelDecl>(decl)) {
-        const sema::KernelInstance& inst = m->kernels.at(k->name.name);
-        bool chosen = o.kernel.empty() ? !inst.ct_candidates.empty() : k->name.name == o.kernel;
-        if (chosen) kernels.emplace_back(k->name.name, inst);
-      }
-  }
-  if (kernels.empty()) {
-    std::string what = o.kernel.empty() ? "no kernel of '" + path + "' has compile-time parameters (name one with --kernel)"
-                                        : "'" + path + "' has no kernel named '" + o.kernel + "'";
-    std::fprintf(stderr, "tmc: error: %s\n", what.c_str());
-    return 1;
-  }
-
   // The worker threads lower and compile checked candidates as the main
   // thread checks them (a queue, so that the front ends overlap the LLVM
   // work); the main thread joins them when it has checked the last one.
@@ -135,56 +102,63 @@ int CompileAllCandidates(const Options& o) {
         c = ready.front();
         ready.pop_front();
       }
-      c->output = EmitModule(*c->module, o, *c->diags, {c->kernel}, &c->meta);
+      CandidateResult& r = c->result;
+      r.output = EmitModule(*c->module, o, *c->diags, {r.kernel}, &r.meta);
       if (c->diags->HasErrors()) {
-        c->status = Candidate::Status::Failed;
-        c->reason = c->capture->Text();
+        r.status = CandidateResult::Status::Failed;
+        r.reason = c->capture->Text();
       } else {
-        c->status = Candidate::Status::Ok;
+        r.status = CandidateResult::Status::Ok;
+        if (ptxas_report) {
+          codegen::PtxasResult as = codegen::AssemblePtx(r.output, o.arch, /*verbose=*/true);
+          if (!as.ok) {
+            r.status = CandidateResult::Status::Failed;
+            r.reason = as.error;
+          }
+          r.ptxas_report = as.report;
+        }
       }
+      // Each candidate's front end and IR are dropped once compiled (a
+      // space of hundreds would otherwise hold them all).
+      c->comp.reset();
     }
   };
   unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
 
-  for (const auto& [name, inst] : kernels)
-    for (auto& params : CandidateSpace(inst, o)) {
-      auto c = std::make_unique<Candidate>();
-      c->kernel = name;
-      c->params = params;
-      c->is_default = ChangedParams(inst, params) == 0;
-      c->sm = std::make_unique<SourceManager>();
-      c->capture = std::make_unique<Capture>(*c->sm);
-      c->diags = MakeDiags(o, *c->sm, *c->capture);
-      CompileOptions copts = FrontendOptions(o);
-      // The candidate's values (the -D ones among them) are this kernel's
-      // only: another kernel of the module with parameters of the same
-      // names keeps its own values (else its 'where' could exclude this
-      // candidate). The -D names were checked by the first compile.
-      copts.check.defines.clear();
-      copts.check.defines_kernel.clear();
-      for (auto& [p, v] : params) copts.check.kernel_defines[name][p] = v;
-      c->comp = std::make_unique<Compilation>(*c->sm, *c->diags, copts);
-      c->module = c->comp->CompileFile(path);
-      if (!c->capture->where().empty()) {
-        c->status = Candidate::Status::Excluded;
-        c->reason = c->capture->where();
-      } else if (!c->module || c->diags->HasErrors()) {
-        c->status = Candidate::Status::Failed;
-        c->reason = c->capture->Text();
-      }
-      std::string stem = name;
-      for (auto& [p, v] : params) stem += fmt::format(".{}{}", p, CtValueString(v));
-      c->file = stem + Extension(o.emit);
-      c->meta_file = stem + ".json";
-      if (c->status == Candidate::Status::Pending) {
-        std::lock_guard<std::mutex> lock(mutex);
-        ready.push_back(c.get());
-        more.notify_one();
-      }
-      candidates.push_back(std::move(c));
+  for (const auto& [name, params] : todo) {
+    auto c = std::make_unique<Candidate>();
+    c->result.kernel = name;
+    c->result.params = params;
+    c->sm = std::make_unique<SourceManager>();
+    c->capture = std::make_unique<Capture>(*c->sm);
+    c->diags = MakeDiags(o, *c->sm, *c->capture);
+    CompileOptions copts = FrontendOptions(o);
+    // The candidate's values (the -D ones among them) are this kernel's
+    // only: another kernel of the module with parameters of the same
+    // names keeps its own values (else its 'where' could exclude this
+    // candidate). The -D names were checked by the first compile.
+    copts.check.defines.clear();
+    copts.check.defines_kernel.clear();
+    for (auto& [p, v] : params) copts.check.kernel_defines[name][p] = v;
+    c->comp = std::make_unique<Compilation>(*c->sm, *c->diags, copts);
+    c->module = c->comp->CompileFile(path);
+    if (!c->capture->where().empty()) {
+      c->result.status = CandidateResult::Status::Excluded;
+      c->result.reason = c->capture->where();
+      c->comp.reset();
+    } else if (!c->module || c->diags->HasErrors()) {
+      c->result.status = CandidateResult::Status::Failed;
+      c->result.reason = c->capture->Text();
+      c->comp.reset();
+    } else {
+      std::lock_guard<std::mutex> lock(mutex);
+      ready.push_back(c.get());
+      more.notify_one();
     }
+    candidates.push_back(std::move(c));
+  }
   {
     std::lock_guard<std::mutex> lock(mutex);
     all_checked = true;
@@ -192,34 +166,89 @@ int CompileAllCandidates(const Options& o) {
   more.notify_all();
   work();
   for (std::thread& t : pool) t.join();
+  std::vector<CandidateResult> results;
+  for (auto& c : candidates) results.push_back(std::move(c->result));
+  return results;
+}
+
+int CompileAllCandidates(const Options& o) {
+  auto start = std::chrono::steady_clock::now();
+  const std::string& path = o.inputs.front();
+  std::error_code ec;
+  fs::create_directories(o.output, ec);
+  if (ec) {
+    std::fprintf(stderr, "tmc: error: cannot create the directory '%s': %s\n", o.output.c_str(), ec.message().c_str());
+    return 1;
+  }
+
+  // The kernels and their spaces, from the file as written (defaults).
+  std::vector<std::pair<std::string, ParamValues>> todo;
+  std::vector<bool> is_default;
+  {
+    SourceManager sm;
+    Capture capture(sm);
+    auto d = MakeDiags(o, sm, capture);
+    Compilation comp(sm, *d, FrontendOptions(o));
+    sema::CheckedModule* m = comp.CompileFile(path);
+    // A `where` that the defaults fail is no error here: they are just one
+    // candidate. Anything else is.
+    if (!m || (d->HasErrors() && capture.where().empty())) {
+      std::fputs(capture.Text().c_str(), stderr);
+      std::fprintf(stderr, "tmc: error: '%s' does not compile; no candidate was tried\n", path.c_str());
+      return 1;
+    }
+    bool any = false;
+    for (const ast::Decl* decl : m->ast->decls)
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(decl)) {
+        const sema::KernelInstance& inst = m->kernels.at(k->name.name);
+        bool chosen = o.kernel.empty() ? !inst.ct_candidates.empty() : k->name.name == o.kernel;
+        if (!chosen) continue;
+        any = true;
+        for (auto& params : CandidateSpace(inst, o)) {
+          is_default.push_back(ChangedParams(inst, params) == 0);
+          todo.emplace_back(k->name.name, params);
+        }
+      }
+    if (!any) {
+      std::string what = o.kernel.empty() ? "no kernel of '" + path + "' has compile-time parameters (name one with --kernel)"
+                                          : "'" + path + "' has no kernel named '" + o.kernel + "'";
+      std::fprintf(stderr, "tmc: error: %s\n", what.c_str());
+      return 1;
+    }
+  }
+  unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<CandidateResult> candidates = CompileCandidates(o, todo, /*ptxas_report=*/false);
 
   // Outputs, index and report.
   size_t ok = 0, excluded = 0, failed = 0;
   std::string index = fmt::format("{{\n  \"module\": {},\n  \"arch\": {},\n  \"emit\": {},\n  \"candidates\": [",
                                   JsonString(path), JsonString(o.arch), JsonString(o.emit));
   for (size_t i = 0; i < candidates.size(); ++i) {
-    Candidate& c = *candidates[i];
+    CandidateResult& c = candidates[i];
+    std::string stem = c.kernel;
+    for (auto& [p, v] : c.params) stem += fmt::format(".{}{}", p, CtValueString(v));
+    std::string file = stem + Extension(o.emit), meta_file = stem + ".json";
     std::string params;
     for (auto& [p, v] : c.params)
       params += fmt::format("{}{}: {}", params.empty() ? "" : ", ", JsonString(p),
                             DecodeTypeValue(v) ? JsonString(CtValueString(v)) : std::to_string(v));
     std::string entry = fmt::format("\n    {{\"kernel\": {}, \"params\": {{{}}}, {}", JsonString(c.kernel), params,
-                                    c.is_default ? "\"default\": true, " : "");
+                                    is_default[i] ? "\"default\": true, " : "");
     std::string error;
-    if (c.status == Candidate::Status::Ok &&
-        (!WriteFile((fs::path(o.output) / c.file).string(), c.output, &error) ||
-         !WriteFile((fs::path(o.output) / c.meta_file).string(), c.meta, &error))) {
-      c.status = Candidate::Status::Failed;
+    if (c.status == CandidateResult::Status::Ok &&
+        (!WriteFile((fs::path(o.output) / file).string(), c.output, &error) ||
+         !WriteFile((fs::path(o.output) / meta_file).string(), c.meta, &error))) {
+      c.status = CandidateResult::Status::Failed;
       c.reason = error;
     }
     std::string values;
     for (auto& [p, v] : c.params) values += fmt::format("{}{} = {}", values.empty() ? "" : ", ", p, CtValueString(v));
     switch (c.status) {
-      case Candidate::Status::Ok:
+      case CandidateResult::Status::Ok:
         ++ok;
-        entry += fmt::format("\"status\": \"ok\", \"file\": {}, \"meta\": {}}}", JsonString(c.file), JsonString(c.meta_file));
+        entry += fmt::format("\"status\": \"ok\", \"file\": {}, \"meta\": {}}}", JsonString(file), JsonString(meta_file));
         break;
-      case Candidate::Status::Excluded:
+      case CandidateResult::Status::Excluded:
         ++excluded;
         entry += fmt::format("\"status\": \"excluded\", \"reason\": {}}}", JsonString(c.reason));
         break;

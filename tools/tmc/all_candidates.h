@@ -2,9 +2,36 @@
 // parameter space, compiled in one process on all cores.
 #pragma once
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "tools/tmc/options.h"
 
 namespace tmc::driver {
+
+using ParamValues = std::vector<std::pair<std::string, int64_t>>;
+
+/// "BM=128,BN=64,T=f16": a candidate's values as `-D` and the tuning
+/// database write them.
+std::string ParamValuesText(const ParamValues& params);
+
+struct CandidateResult {
+  std::string kernel;
+  ParamValues params;
+  enum class Status { Ok, Excluded, Failed } status = Status::Failed;
+  std::string reason;        // excluded: the constraint; failed: the diagnostics
+  std::string output, meta;  // what --emit asks for, and the kernel metadata
+  std::string ptxas_report;  // with `ptxas_report`: ptxas -v's output
+};
+
+/// Checks and compiles each (kernel, values) of `todo` of the file
+/// `o.inputs[0]`: the front ends one after another on this thread, the
+/// lowering and LLVM (and with `ptxas_report`, ptxas -v on the PTX) on
+/// `-j` threads, each with its own LLVM context. Candidates whose `where`
+/// fails are Excluded; any other error makes one Failed, not the others.
+std::vector<CandidateResult> CompileCandidates(const Options& o, const std::vector<std::pair<std::string, ParamValues>>& todo,
+                                               bool ptxas_report);
 
 /// For each kernel with compile-time parameters (or `--kernel`), every
 /// combination of their `in [...]` values (a `-D` value fixes one) is

@@ -13,6 +13,8 @@
 #include "ir/printer.h"
 #include "ir/transforms/pipeline.h"
 #include "support/time_report.h"
+#include "tools/tmc/version.h"
+#include "tune/compile_cache.h"
 
 namespace tmc::driver {
 
@@ -41,6 +43,31 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     return codegen::EmitCuda(*module);
   }
   if (o.emit == "meta") return codegen::KernelMetadataJson(*module, o.arch);
+
+  // The compile cache (docs/tuning.md): PTX and cubins keyed by the IR
+  // after tmc's passes (which holds the source after imports and the
+  // compile-time values) with everything code generation depends on.
+  bool cacheable = o.cache.value_or(o.command == "run" || o.command == "tune") &&
+                   (o.emit == "ptx" || o.emit == "cubin") && o.debug_info == DebugInfo::None && !o.ptxas_verbose &&
+                   o.stop_after.empty() && o.print_after.empty() && !o.print_after_all;
+  std::string cache_key;
+  std::optional<tune::CompileCache> cache;
+  if (cacheable) {
+    cache.emplace(tune::CompileCache::DefaultDir());
+    cache_key = tune::CompileCache::Digest(
+        std::string("tmc ") + kTmcVersion + "\nemit " + o.emit + "\narch " + o.arch + "\nO" +
+        std::to_string(o.opt_level) + "\nfp-contract " + (o.fp_contract ? "fast" : "off") + "\nlibdevice " +
+        codegen::DefaultLibdevicePath() + "\nllvm-options " + (std::getenv("TMC_LLVM_OPTIONS") ? std::getenv("TMC_LLVM_OPTIONS") : "") +
+        "\nllvm-pipeline " + (std::getenv("TMC_LLVM_PIPELINE") ? std::getenv("TMC_LLVM_PIPELINE") : "") + "\n" +
+        ir::Print(*module));
+    std::string cached;
+    if (cache->Get(cache_key, &cached) == tune::CompileCache::Lookup::Hit) return cached;
+  }
+  auto store = [&](const std::string& out) {
+    std::string error;
+    if (cache && !cache->Put(cache_key, out, &error)) std::fprintf(stderr, "tmc: warning: %s (not cached)\n", error.c_str());
+    return out;
+  };
 
   llvm::LLVMContext context;
   codegen::LlvmEmitOptions eopts;
@@ -81,7 +108,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     diags.Report(SourceRange{}, DiagKind::BackendFailed, error);
     return "";
   }
-  if (o.emit == "ptx") return ptx;
+  if (o.emit == "ptx") return store(ptx);
   // sm_90a PTX assembles for sm_90a only; the others for their own arch.
   codegen::PtxasResult cubin;
   {
@@ -93,7 +120,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     return "";
   }
   if (o.ptxas_verbose) std::fputs(cubin.report.c_str(), stderr);
-  return cubin.cubin;
+  return store(cubin.cubin);
 }
 
 }  // namespace tmc::driver

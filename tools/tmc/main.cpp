@@ -28,6 +28,8 @@
 #include "tools/tmc/options.h"
 #include "tools/tmc/run_command.h"
 #include "tools/tmc/run_graph.h"
+#include "tools/tmc/tune_command.h"
+#include "tools/tmc/tuned_params.h"
 
 #ifdef TMC_WITH_JEMALLOC
 // jemalloc reads its options from this symbol: transparent huge pages for
@@ -172,6 +174,13 @@ int RealMain(int argc, char** argv) {
   std::string output;
   if (!o.op.empty() && !PrepareOpKernel(&o, sm, diags)) return 1;
   if (!o.graph.empty() && !PrepareGraphKernels(&o, sm, diags)) return 1;
+  if (o.command == "tune") return TuneCommand(o);
+  if (o.command == "db") return DbCommand(o);
+  // Tuned parameters for a compile of a file's kernels and a GPU run.
+  bool plain_compile = o.command == "compile" && !o.all_candidates && !o.split_input_file && o.op.empty() &&
+                       o.graph.empty() && !o.verify_diagnostics && !o.parse_only;
+  if (plain_compile || (o.command == "run" && o.target == "cuda" && o.graph.empty() && o.op.empty()))
+    ApplyTunedParams(&o);
   if (o.command == "run") {
     int rc = o.graph.empty()    ? RunKernelCommand(o, sm, diags)
              : o.kernel.empty() ? RunGraphCommand(o, sm, diags)
@@ -222,6 +231,7 @@ int RealMain(int argc, char** argv) {
           output += EmitModule(*m, o, diags, only);
           // --graph --emit=meta: the kernels' metadata and the launch plan.
           if (!o.graph.empty() && o.emit == "meta") output = MetadataWithPlan(output, o.graph_plan);
+          if (o.emit == "meta") output = MetadataWithParamSources(output, o);
         }
     // --emit=tm: the generated kernels, once the compile above has checked them.
     if (o.emit == "tm" && !diags.HasErrors()) output = o.op_source.substr(o.op_source.find('\n', 1) + 1);

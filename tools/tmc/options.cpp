@@ -18,7 +18,7 @@
 namespace tmc::driver {
 namespace {
 
-enum Command : unsigned { kCompile = 1, kRun = 2, kMapping = 4, kAll = 7 };
+enum Command : unsigned { kCompile = 1, kRun = 2, kMapping = 4, kTune = 8, kDb = 16, kAll = 31 };
 
 enum class Form {
   Switch,    // -v, --grid
@@ -173,9 +173,9 @@ const Flag kFlags[] = {
      SetEmit},
     {"--no-fuse", Form::Switch, nullptr, kCompile | kRun, "partition graphs into one kernel per operation",
      [](Options* o, const std::string&, std::string*) { return o->no_fuse = true, true; }},
-    {"-o", Form::Separate, "FILE", kCompile, "write the output to FILE instead of standard output",
+    {"-o", Form::Separate, "FILE", kCompile | kDb, "write the output to FILE instead of standard output",
      [](Options* o, const std::string& v, std::string*) { return o->output = v, true; }},
-    {"--arch", Form::Separate, "SM", kCompile | kRun, "target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a", SetArch},
+    {"--arch", Form::Separate, "SM", kCompile | kRun | kTune, "target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a", SetArch},
     {"-O0", Form::Switch, nullptr, kCompile, "LLVM optimization level for llvm, ptx and cubin\n(-O0 to -O3; default -O3)",
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 0, true; }},
     {"-O1", Form::Switch, nullptr, kCompile, nullptr,
@@ -199,7 +199,7 @@ const Flag kFlags[] = {
     {"--all-candidates", Form::Switch, nullptr, kCompile,
      "compile every candidate of each kernel's parameter space\nthat satisfies its 'where' clause (one PTX, cubin or CUDA\nfile per candidate and index.json in the directory -o\nnames; -D NAME=V fixes a parameter, -D NAME=V1,V2 lists\nits values); on all cores",
      [](Options* o, const std::string&, std::string*) { return o->all_candidates = true, true; }},
-    {"-j", Form::Separate, "N", kCompile, "threads for --all-candidates (default: one per core)",
+    {"-j", Form::Separate, "N", kCompile | kTune, "threads for --all-candidates and tmc tune (default:\none per core)",
      [](Options* o, const std::string& v, std::string* e) {
        int64_t n;
        if (!ParseInt(v, &n) || n < 1 || n > 1024) return Error(e, "invalid thread count '" + v + "' for -j");
@@ -229,7 +229,7 @@ const Flag kFlags[] = {
      [](Options* o, const std::string&, std::string*) { return o->verify_diagnostics = true, true; }},
     {"--split-input-file", Form::Switch, nullptr, kCompile, "treat each '// -----' separated chunk as its own file",
      [](Options* o, const std::string&, std::string*) { return o->split_input_file = true, true; }},
-    {"--kernel", Form::Separate, "NAME", kCompile | kRun,
+    {"--kernel", Form::Separate, "NAME", kCompile | kRun | kTune,
      "tmc run: the kernel to run (default: the file's only\nkernel); --all-candidates: the kernel whose space to\ncompile (default: every kernel with parameters)",
      [](Options* o, const std::string& v, std::string*) { return o->kernel = v, true; }},
     {"--graph", Form::Separate, "NAME", kCompile | kRun,
@@ -238,7 +238,45 @@ const Flag kFlags[] = {
     {"--op", Form::Separate, "NAME", kCompile | kRun,
      "compile (or, with tmc run, check) the op NAME with an\nautomatic schedule instead of a hand-written kernel\n(docs/fusion.md)",
      [](Options* o, const std::string& v, std::string*) { return o->op = v, true; }},
-    {"--shape", Form::Separate, "S=V,...", kRun, "values of the shape symbols (each once)", AddShapes},
+    {"--shape", Form::Separate, "S=V,...", kCompile | kRun | kTune,
+     "values of the shape symbols (each once); a compile\nand tmc run --target=cuda take the tuned parameters\nfor them from the tuning database", AddShapes},
+    {"--check-shape", Form::Separate, "S=V,...", kTune,
+     "the shape of each candidate's check on the CPU\nexecutor (default: each dimension at most 72)",
+     [](Options* o, const std::string& v, std::string* e) {
+       std::map<std::string, int64_t> saved;
+       saved.swap(o->shapes);
+       bool ok = AddShapes(o, v, e);
+       o->check_shapes.swap(o->shapes);
+       o->shapes.swap(saved);
+       if (!ok) *e = "--check-shape" + e->substr(e->find(' '));
+       return ok;
+     }},
+    {"--db", Form::Separate, "PATH", kCompile | kRun | kTune | kDb,
+     "the tuning database (default: $TMC_TUNING_DB, else\n~/.cache/tmc/tuning.db)",
+     [](Options* o, const std::string& v, std::string*) { return o->db_path = v, true; }},
+    {"--no-tuning-db", Form::Switch, nullptr, kCompile | kRun,
+     "ignore the tuning database (-D values and defaults)",
+     [](Options* o, const std::string&, std::string*) { return o->no_tuning_db = true, true; }},
+    {"--cache", Form::Switch, nullptr, kCompile,
+     "use the compile cache (on by default for tmc run\nand tmc tune; $TMC_CACHE_DIR or ~/.cache/tmc/kernels)",
+     [](Options* o, const std::string&, std::string*) { return o->cache = true, true; }},
+    {"--no-cache", Form::Switch, nullptr, kCompile | kRun | kTune, "never read or write the compile cache",
+     [](Options* o, const std::string&, std::string*) { return o->cache = false, true; }},
+    {"--shard", Form::Separate, "I/N", kTune,
+     "tune the I-th of N slices (0-based) of the candidates\n(of the plan's entries with --plan)",
+     [](Options* o, const std::string& v, std::string* e) {
+       size_t slash = v.find('/');
+       int64_t i, n;
+       if (slash == std::string::npos || !ParseInt(v.substr(0, slash), &i) || !ParseInt(v.substr(slash + 1), &n) ||
+           n < 1 || i < 0 || i >= n)
+         return Error(e, "--shard expects I/N with 0 <= I < N, got '" + v + "'");
+       o->shard_index = static_cast<int>(i);
+       o->shard_count = static_cast<int>(n);
+       return true;
+     }},
+    {"--plan", Form::Separate, "FILE", kTune,
+     "tune each line 'KERNEL S=V,...' of FILE (# comments)",
+     [](Options* o, const std::string& v, std::string*) { return o->plan_file = v, true; }},
     {"--target", Form::Separate, "cpu|cuda", kRun, "the CPU executor (default) or the GPU",
      [](Options* o, const std::string& v, std::string* e) {
        if (v != "cpu" && v != "cuda") return Error(e, "unknown --target '" + v + "' (expected cpu or cuda)");
@@ -338,7 +376,7 @@ const Flag kFlags[] = {
 };
 
 const char* CommandName(unsigned c) {
-  return c == kRun ? "tmc run" : c == kMapping ? "tmc mapping" : "tmc";
+  return c == kRun ? "tmc run" : c == kMapping ? "tmc mapping" : c == kTune ? "tmc tune" : c == kDb ? "tmc db" : "tmc";
 }
 
 std::string Usage(unsigned command) {
@@ -348,12 +386,29 @@ std::string Usage(unsigned command) {
         "usage:\n"
         "  tmc [options] FILE.tm             check FILE.tm and emit what --emit names\n"
         "  tmc run FILE.tm [options]         run a kernel on random inputs and compare it with its op\n"
-        "  tmc mapping EXPR [options]        show a task mapping's workers, tasks and coverage\n\n"
-        "'tmc run --help' and 'tmc mapping --help' list the options of those commands.\n\n";
+        "  tmc mapping EXPR [options]        show a task mapping's workers, tasks and coverage\n"
+        "  tmc tune FILE.tm [options]        search a kernel's parameters, record the best\n"
+        "  tmc db show|export|import|merge   the tuning database\n\n"
+        "'tmc run --help', 'tmc mapping --help', 'tmc tune --help' and 'tmc db --help' list\n"
+        "the options of those commands.\n\n";
   } else if (command == kRun) {
     s = "tmc run: run a kernel on random inputs and compare it with the op it implements\n\n"
         "usage:\n"
         "  tmc run FILE.tm [--kernel K] --shape M=..,N=.. [options]\n\n";
+  } else if (command == kTune) {
+    s = "tmc tune: search a kernel's compile-time parameters and record the best in the\n"
+        "tuning database (docs/tuning.md)\n\n"
+        "usage:\n"
+        "  tmc tune FILE.tm --kernel K --shape M=..,N=.. [options]\n"
+        "  tmc tune FILE.tm --plan PLAN [options]\n\n";
+  } else if (command == kDb) {
+    s = "tmc db: the tuning database (docs/tuning.md)\n\n"
+        "usage:\n"
+        "  tmc db show [--db PATH]              the best parameters, then every measurement\n"
+        "  tmc db export [--db PATH] [-o FILE]  as JSON\n"
+        "  tmc db import FILE.json [--db PATH]  add an export's entries\n"
+        "  tmc db merge A.db B.db ... [--db PATH]  add other databases' entries (the better\n"
+        "                                       result wins where both have one)\n\n";
   } else {
     s = "tmc mapping: show a task mapping's workers, tasks and coverage\n\n"
         "usage:\n"
@@ -406,6 +461,14 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     o->command = "run";
     command = kRun;
     i = 2;
+  } else if (argc > 1 && std::string(argv[1]) == "tune") {
+    o->command = "tune";
+    command = kTune;
+    i = 2;
+  } else if (argc > 1 && std::string(argv[1]) == "db") {
+    o->command = "db";
+    command = kDb;
+    i = 2;
   }
   for (; i < argc; ++i) {
     std::string a = argv[i];
@@ -451,7 +514,7 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     if (missing_value) return Fail("missing value after '" + a + "'", command);
     if (!(flag->commands & command)) {
       std::string users;
-      for (unsigned c : {kCompile, kRun, kMapping})
+      for (unsigned c : {kCompile, kRun, kMapping, kTune, kDb})
         if (flag->commands & c) users += (users.empty() ? "'" : " and '") + std::string(CommandName(c)) + "'";
       return Fail("option '" + std::string(flag->name) + "' is not used by '" + CommandName(command) +
                       "' (it is an option of " + users + ")",
@@ -459,6 +522,26 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     }
     std::string error;
     if (!flag->apply(o, value, &error)) return Fail(error, command);
+  }
+  if (command == kDb) {
+    static const char* kActions[] = {"show", "export", "import", "merge"};
+    if (o->inputs.empty() || std::find(std::begin(kActions), std::end(kActions), o->inputs[0]) == std::end(kActions))
+      return Fail(o->inputs.empty() ? "no action given (show, export, import or merge)"
+                                    : "unknown action '" + o->inputs[0] + "' (expected show, export, import or merge)",
+                  command);
+    size_t files = o->inputs.size() - 1;
+    if ((o->inputs[0] == "show" || o->inputs[0] == "export") && files != 0)
+      return Fail("'tmc db " + o->inputs[0] + "' takes no file (the database is --db PATH)", command);
+    if (o->inputs[0] == "import" && files != 1) return Fail("'tmc db import' takes one JSON file", command);
+    if (o->inputs[0] == "merge" && files == 0) return Fail("'tmc db merge' needs the databases to merge in", command);
+    return true;
+  }
+  if (command == kTune) {
+    if (o->plan_file.empty() && o->kernel.empty()) return Fail("name the kernel to tune with --kernel (or give --plan)", command);
+    if (o->plan_file.empty() && o->shapes.empty())
+      return Fail("give the shape to tune for with --shape M=..,N=.. (or give --plan)", command);
+    if (!o->plan_file.empty() && (!o->kernel.empty() || !o->shapes.empty()))
+      return Fail("--plan names the kernels and shapes: it takes no --kernel or --shape", command);
   }
   if (o->inputs.size() != 1)
     return Fail(o->inputs.empty() ? (command == kMapping ? "no mapping expression given" : "no input file")
@@ -479,6 +562,9 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
                 command);
   if (o->emit == "tm" && o->op.empty() && o->graph.empty())
     return Fail("--emit=tm prints generated kernels: it needs --op NAME or --graph NAME", command);
+  if (command == kCompile && !o->shapes.empty() && (o->all_candidates || !o->graph.empty() || !o->op.empty()))
+    return Fail("--shape chooses tuned parameters for a compile of a file's kernels: not with --all-candidates, --graph or --op",
+                command);
   if (command == kCompile && !o->all_candidates) {
     if (!o->kernel.empty()) return Fail("'--kernel' compiles one kernel's candidates: it needs --all-candidates", command);
     if (o->jobs) return Fail("'-j' sets the threads of --all-candidates: it needs --all-candidates", command);

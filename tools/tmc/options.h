@@ -13,7 +13,7 @@ namespace tmc::driver {
 enum class DebugInfo { None, LineTables, Full };
 
 struct Options {
-  std::string command = "compile";  // compile | run | mapping
+  std::string command = "compile";  // compile | run | mapping | tune | db
   std::vector<std::string> inputs;
   std::string emit = "check";       // check | ast
   std::string output;               // -o; empty: stdout
@@ -78,6 +78,17 @@ struct Options {
   std::optional<double> rtol, atol;         // --rtol / --atol (default: per output type)
   std::string init_output = "nan";          // --init-output=nan|zero
   std::string profile;                      // --profile[=text|json]; empty: no profile
+  // the tuning database and the compile cache (docs/tuning.md)
+  std::string db_path;          // --db PATH; empty: TMC_TUNING_DB or ~/.cache/tmc/tuning.db
+  bool no_tuning_db = false;    // --no-tuning-db: compile with -D values and defaults only
+  std::optional<bool> cache;    // --cache / --no-cache; unset: on for run and tune, off for a compile
+  // tmc tune
+  int shard_index = 0, shard_count = 1;   // --shard I/N
+  std::string plan_file;                  // --plan FILE: kernels x shapes to tune
+  std::map<std::string, int64_t> check_shapes;  // --check-shape: the CPU check's shape
+  // Where each compile-time parameter of a kernel came from: "-D",
+  // "tuned (...)" or "default" (--emit=meta says it); made by the driver.
+  std::map<std::string, std::map<std::string, std::string>> param_sources;
   // tmc mapping
   std::optional<int64_t> worker;
   std::optional<int64_t> threads;

@@ -1,0 +1,560 @@
+// tmc tune: enumerate, compile, filter, check, measure (or model), record.
+// Compilation runs in this process on all cores (CompileCandidates); each
+// CPU check runs as its own `tmc run` process, so that a candidate that
+// crashes or hangs the executor costs that candidate only; GPU timing
+// runs here through the runtime.
+#include "tools/tmc/tune_command.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "frontend/compilation.h"
+#include "runtime/json.h"
+#include "runtime/kernel_signature.h"
+#include "runtime/tmc_runtime.hpp"
+#include "tools/tmc/all_candidates.h"
+#include "tools/tmc/driver_support.h"
+#include "tools/tmc/tuned_params.h"
+#include "tools/tmc/version.h"
+#include "tune/cost_model.h"
+#include "tune/tuning_db.h"
+
+extern char** environ;
+
+namespace tmc::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Job {
+  std::string kernel;
+  tune::Shape shape;
+};
+
+// One candidate through the stages.
+struct Trial {
+  CandidateResult compiled;
+  std::string params;  // "BM=128,BN=64" (the searched values only)
+  runtime::KernelSignature sig;
+  tune::Resources res;
+  tune::PtxMix mix;
+  int threads = 0;
+  int64_t blocks = 0;
+  std::string status;  // ok | dropped | wrong | failed
+  std::string reason;
+  double coalescing = 1, bank_conflicts = 0;
+  double metric = 0;
+};
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs `argv` with its standard output and error in temporary files.
+ProcessResult RunProcess(const std::vector<std::string>& argv) {
+  ProcessResult r;
+  char out_name[] = "/tmp/tmc-tune-out-XXXXXX", err_name[] = "/tmp/tmc-tune-err-XXXXXX";
+  int out_fd = mkstemp(out_name), err_fd = mkstemp(err_name);
+  if (out_fd < 0 || err_fd < 0) {
+    r.err = "cannot create a temporary file";
+    return r;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc == 0) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  } else {
+    r.err = std::string("cannot start ") + args[0] + ": " + std::strerror(rc);
+  }
+  auto slurp = [](const char* name) {
+    std::ifstream in(name, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  r.out = slurp(out_name);
+  r.err += slurp(err_name);
+  close(out_fd);
+  close(err_fd);
+  unlink(out_name);
+  unlink(err_name);
+  return r;
+}
+
+std::string SelfPath() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("tmc") : p.string();
+}
+
+// "M=72,N=40": each dimension of the tuned shape, at most 72 (which no
+// power-of-two tile divides, and which keeps the CPU check short).
+tune::Shape DefaultCheckShape(const tune::Shape& shape) {
+  tune::Shape s;
+  for (const auto& [name, v] : shape) s[name] = std::min<int64_t>(v, 72);
+  return s;
+}
+
+// Reads the plan: one `KERNEL S=V,...` per line, # comments.
+bool ReadPlan(const std::string& path, std::vector<Job>* jobs, std::string* error) {
+  std::string text;
+  if (!ReadFile(path, &text, error)) return false;
+  std::istringstream in(text);
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (size_t hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::string kernel, shape, extra;
+    if (!(words >> kernel)) continue;
+    std::optional<tune::Shape> s = (words >> shape) ? tune::ParseShapeText(shape) : std::nullopt;
+    if (!s || s->empty() || (words >> extra)) {
+      *error = fmt::format("{}:{}: expected 'KERNEL NAME=VALUE,...', got '{}'", path, n, line);
+      return false;
+    }
+    jobs->push_back({kernel, *s});
+  }
+  if (jobs->empty()) *error = path + ": the plan names no kernel";
+  return !jobs->empty();
+}
+
+// Progress on standard error: rewritten in place on a terminal, one line
+// at the end of each stage otherwise.
+class Progress {
+ public:
+  Progress(std::string stage, size_t total) : stage_(std::move(stage)), total_(total), tty_(isatty(2)) {
+    start_ = std::chrono::steady_clock::now();
+  }
+  void Step(const std::string& best) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++done_;
+    if (!tty_) return;
+    double s = Seconds();
+    double eta = done_ ? s / static_cast<double>(done_) * static_cast<double>(total_ - done_) : 0;
+    std::fprintf(stderr, "\r  %-8s %zu/%zu  best so far: %-40s ETA %.0f s   ", stage_.c_str(), done_, total_,
+                 best.empty() ? "-" : best.c_str(), eta);
+  }
+  void Finish(const std::string& summary) {
+    std::fprintf(stderr, "%s  %-8s %zu/%zu in %.1f s: %s\n", tty_ ? "\r" : "", stage_.c_str(), done_, total_, Seconds(),
+                 summary.c_str());
+  }
+
+ private:
+  double Seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+  std::string stage_;
+  size_t total_, done_ = 0;
+  bool tty_;
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Runs `f(i)` for i < n on `threads` threads.
+template <typename F>
+void ParallelFor(size_t n, unsigned threads, F f) {
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next++) < n;) f(i);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads && t < n; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+}
+
+// Compiles, filters, checks and measures one job's candidates; records
+// them. Returns false when a candidate computed a wrong result or none
+// could be tuned.
+bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst, const std::string& source_hash,
+             tune::TuningDb& db, tmc_context* gpu, const std::string& device) {
+  auto started = std::chrono::steady_clock::now();
+  unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  // The space: the searched parameters' `in [...]` values; type parameters
+  // stay as compiled (-D or default): they are the caller's data types.
+  Options co = o;
+  co.kernel = job.kernel;
+  co.emit = "ptx";
+  co.define_lists.clear();
+  for (const auto& [p, v] : inst.ct_values)
+    if (DecodeTypeValue(v) || DefinedByUser(o, job.kernel, p)) co.defines[p] = v;
+  std::vector<std::pair<std::string, ParamValues>> todo;
+  std::vector<ParamValues> space = CandidateSpace(inst, co);
+  for (size_t i = 0; i < space.size(); ++i)
+    if (!o.plan_file.empty() || static_cast<int>(i % static_cast<size_t>(o.shard_count)) == o.shard_index)
+      todo.emplace_back(job.kernel, space[i]);
+  std::string shard = o.plan_file.empty() && o.shard_count > 1 ? fmt::format(" (shard {}/{})", o.shard_index, o.shard_count) : "";
+  std::fprintf(stderr, "tmc tune: %s for %s on %s%s: %zu candidates%s\n", job.kernel.c_str(),
+               tune::ShapeText(job.shape).c_str(), o.arch.c_str(), device == "model" ? " (no GPU: static model)" : (", " + device).c_str(),
+               todo.size(), shard.c_str());
+  if (todo.empty()) return true;
+
+  // 1. Compile (and ptxas -v), in this process.
+  Progress compile_progress("compile", todo.size());
+  std::vector<CandidateResult> compiled = CompileCandidates(co, todo, /*ptxas_report=*/true);
+  std::vector<Trial> trials;
+  size_t excluded = 0, failed = 0;
+  for (CandidateResult& c : compiled) {
+    if (c.status == CandidateResult::Status::Excluded) {
+      ++excluded;
+      continue;
+    }
+    Trial t;
+    ParamValues searched;
+    for (const auto& [p, v] : c.params)
+      if (!DecodeTypeValue(v) && !DefinedByUser(o, job.kernel, p)) searched.emplace_back(p, v);
+    t.params = ParamValuesText(searched);
+    t.compiled = std::move(c);
+    t.status = "ok";
+    if (t.compiled.status == CandidateResult::Status::Failed) {
+      t.status = "failed";
+      t.reason = t.compiled.reason;
+      ++failed;
+    }
+    trials.push_back(std::move(t));
+  }
+  for (size_t i = 0; i < compiled.size(); ++i) compile_progress.Step("");
+  compile_progress.Finish(fmt::format("{} compiled, {} excluded by 'where', {} failed", trials.size() - failed, excluded, failed));
+
+  // 2. Resources and the shape: drop what cannot run well or at all.
+  tune::ArchLimits limits = tune::LimitsOf(o.arch);
+  std::map<std::string, int64_t> names(job.shape.begin(), job.shape.end());
+  size_t dropped = 0;
+  for (Trial& t : trials) {
+    if (t.status != "ok") continue;
+    std::vector<runtime::KernelSignature> sigs;
+    std::string error;
+    if (!runtime::ParseKernelMetadata(t.compiled.meta, &sigs, &error) || sigs.empty()) {
+      t.status = "failed";
+      t.reason = "unreadable metadata: " + error;
+      continue;
+    }
+    t.sig = sigs.front();
+    for (const runtime::ParamInfo& p : t.sig.params)
+      if (p.kind == runtime::ParamInfo::Kind::Scalar && !names.count(p.name)) names[p.name] = 1;
+    t.res = tune::ParsePtxasReport(t.compiled.ptxas_report, job.kernel);
+    t.res.shared_bytes = std::max<int>(t.res.shared_bytes, static_cast<int>(t.sig.shared_bytes));
+    t.mix = tune::AnalyzePtx(t.compiled.output);
+    t.threads = 1;
+    for (int64_t b : t.sig.block) t.threads *= static_cast<int>(b);
+    std::string why;
+    for (const std::string& cond : t.sig.launch_conditions) {
+      std::optional<int64_t> v = runtime::EvalFormula(cond, names, &why);
+      if (!v || *v == 0) {
+        why = v ? "does not serve the shape: " + cond + " does not hold" : "launch condition " + cond + ": " + why;
+        break;
+      }
+      why.clear();
+    }
+    t.blocks = 1;
+    for (const std::string& g : t.sig.grid) {
+      std::string gerr;
+      std::optional<int64_t> v = runtime::EvalFormula(g, names, &gerr);
+      t.blocks *= v ? std::max<int64_t>(*v, 0) : 0;
+    }
+    std::string limiter;
+    if (why.empty() && t.res.spill_bytes > 0) why = fmt::format("spills {} bytes ({} registers)", t.res.spill_bytes, t.res.registers);
+    if (why.empty() && tune::BlocksPerSm(t.res, t.threads, limits, &limiter) == 0)
+      why = fmt::format("no block fits on an SM ({}: {} registers x {} threads, {} bytes of shared memory)", limiter,
+                        t.res.registers, t.threads, t.res.shared_bytes);
+    if (!why.empty()) {
+      t.status = "dropped";
+      t.reason = why;
+      ++dropped;
+    }
+  }
+  std::fprintf(stderr, "  filter   %zu dropped (spills, shared memory, occupancy, launch conditions)\n", dropped);
+
+  // 3. Check each survivor on the CPU executor against its op.
+  tune::Shape check = o.check_shapes.empty() ? DefaultCheckShape(job.shape) : tune::Shape(o.check_shapes.begin(), o.check_shapes.end());
+  std::vector<size_t> survivors;
+  for (size_t i = 0; i < trials.size(); ++i)
+    if (trials[i].status == "ok") survivors.push_back(i);
+  Progress check_progress("check", survivors.size());
+  std::atomic<size_t> wrong{0};
+  std::string self = SelfPath();
+  ParallelFor(survivors.size(), threads, [&](size_t n) {
+    Trial& t = trials[survivors[n]];
+    std::vector<std::string> argv = {self, "run", o.inputs.front(), "--kernel", job.kernel, "--shape", tune::ShapeText(check),
+                                     "--profile=json", "--no-tuning-db", "--stdlib", o.stdlib_dir};
+    for (const std::string& dir : o.include_dirs) argv.insert(argv.end(), {"-I", dir});
+    for (const auto& [p, v] : t.compiled.params) argv.insert(argv.end(), {"-D", p + "=" + CtValueString(v)});
+    ProcessResult r = RunProcess(argv);
+    runtime::Json profile;
+    std::string error;
+    bool parsed = runtime::ParseJson(r.out, &profile, &error);
+    const runtime::Json* result = parsed ? profile.Get("result") : nullptr;
+    if (r.exit_code == 0 && result && result->str == "PASS") {
+      if (const runtime::Json* g = profile.Get("global"))
+        if (const runtime::Json* e = g->Get("efficiency")) t.coalescing = e->number > 0 ? e->number : 1;
+      if (const runtime::Json* s = profile.Get("shared")) {
+        const runtime::Json* c = s->Get("bank_conflicts");
+        const runtime::Json* w = s->Get("ideal_wavefronts");
+        if (c && w && w->number > 0) t.bank_conflicts = c->number / w->number;
+      }
+    } else if (r.err.find("does not serve these shapes") != std::string::npos) {
+      t.status = "failed";
+      t.reason = "the check shape " + tune::ShapeText(check) + " does not satisfy the kernel's launch conditions (give --check-shape): " +
+                 r.err.substr(0, r.err.find('\n'));
+    } else {
+      t.status = r.exit_code == 1 ? "wrong" : "failed";
+      t.reason = (r.exit_code == 1 ? "" : fmt::format("tmc run exited with {}: ", r.exit_code)) + r.err + r.out;
+      if (t.status == "wrong") ++wrong;
+    }
+    check_progress.Step("");
+  });
+  check_progress.Finish(fmt::format("{} wrong", wrong.load()));
+  for (const Trial& t : trials)
+    if (t.status == "wrong")
+      std::fprintf(stderr,
+                   "tmc: error: candidate %s of kernel '%s' computes a wrong result on the CPU executor at %s "
+                   "(a bug in the kernel or in tmc; it is never chosen):\n%s",
+                   t.params.c_str(), job.kernel.c_str(), tune::ShapeText(check).c_str(), t.reason.c_str());
+
+  // 4. Measure on the GPU, or rank by the model.
+  std::vector<Trial*> ranked;
+  for (Trial& t : trials)
+    if (t.status == "ok") ranked.push_back(&t);
+  const char* kind = gpu ? tune::kMeasured : tune::kModel;
+  if (gpu) {
+    Progress time_progress("time", ranked.size());
+    // Random inputs, once per size; outputs are scratch.
+    std::mt19937_64 rng(1);
+    auto time_one = [&](Trial& t, int warmup, int reps) -> bool {
+      tmc_module* mod = nullptr;
+      tmc_kernel* k = nullptr;
+      if (tmc_module_load(gpu, t.compiled.output.c_str(), t.compiled.output.size() + 1, t.compiled.meta.c_str(), &mod) !=
+              TMC_SUCCESS ||
+          tmc_module_get_kernel(mod, job.kernel.c_str(), &k) != TMC_SUCCESS) {
+        t.status = "failed";
+        t.reason = tmc_last_error();
+        if (mod) tmc_module_unload(mod);
+        return false;
+      }
+      std::vector<tmc_arg> args;
+      std::vector<uint64_t> buffers;
+      bool ok = true;
+      for (const runtime::ParamInfo& p : t.sig.params) {
+        if (p.kind == runtime::ParamInfo::Kind::Shape) continue;
+        tmc_arg a{};
+        if (p.kind == runtime::ParamInfo::Kind::Scalar) {
+          a.dtype = p.dtype;
+          a.value.i = 1;
+          if (p.dtype == TMC_F32 || p.dtype == TMC_F64 || p.dtype == TMC_F16 || p.dtype == TMC_BF16) a.value.f = 1.0;
+          args.push_back(a);
+          continue;
+        }
+        a.is_tensor = 1;
+        a.tensor.dtype = p.dtype;
+        a.tensor.rank = static_cast<int>(p.shape.size());
+        size_t elems = 1;
+        for (size_t r = 0; r < p.shape.size(); ++r) {
+          std::string e;
+          a.tensor.shape[r] = runtime::EvalFormula(p.shape[r], names, &e).value_or(1);
+          elems *= static_cast<size_t>(a.tensor.shape[r]);
+        }
+        size_t bytes = elems * runtime::DtypeBytes(p.dtype);
+        std::vector<uint8_t> host(bytes);
+        // Small random bit patterns: valid finite values for every type.
+        for (size_t b = 0; b + 1 < bytes; b += 2) {
+          host[b] = static_cast<uint8_t>(rng());
+          host[b + 1] = static_cast<uint8_t>(0x30 + rng() % 8);
+        }
+        ok = ok && tmc_malloc(gpu, bytes, &a.tensor.data) == TMC_SUCCESS &&
+             tmc_copy_to_device(gpu, a.tensor.data, host.data(), bytes) == TMC_SUCCESS;
+        buffers.push_back(a.tensor.data);
+        args.push_back(a);
+      }
+      double median = 0, spread = 0;
+      ok = ok && tmc::TimeLaunches(gpu, k, args, warmup, reps, &median, &spread) == TMC_SUCCESS;
+      if (ok) t.metric = median;
+      else {
+        t.status = "failed";
+        t.reason = tmc_last_error();
+      }
+      for (uint64_t b : buffers) tmc_free(gpu, b);
+      tmc_module_unload(mod);
+      return ok;
+    };
+    // A short first round; candidates over 1.5x the best are eliminated
+    // (as Hidet does), the rest are timed again for longer.
+    double best = std::numeric_limits<double>::infinity();
+    for (Trial* t : ranked) {
+      if (time_one(*t, 1, 5)) best = std::min(best, t->metric);
+      time_progress.Step(std::isfinite(best) ? fmt::format("{:.4f} ms", best) : "");
+    }
+    for (Trial* t : ranked)
+      if (t->status == "ok" && t->metric <= 1.5 * best) time_one(*t, 3, 20);
+      else if (t->status == "ok") t->reason = fmt::format("eliminated after the first round ({:.4f} ms > 1.5 x {:.4f})", t->metric, best);
+    time_progress.Finish(fmt::format("best {:.4f} ms", best));
+  } else {
+    double flops = 2;
+    for (const auto& [name, v] : job.shape) flops *= static_cast<double>(v);
+    for (Trial* t : ranked) {
+      tune::ModelInput in;
+      in.resources = t->res;
+      in.mix = t->mix;
+      in.threads = t->threads;
+      in.blocks = t->blocks;
+      in.op_flops = flops;
+      in.coalescing = t->coalescing;
+      in.bank_conflicts = t->bank_conflicts;
+      t->metric = tune::ModelMicroseconds(in, limits);
+    }
+  }
+  ranked.erase(std::remove_if(ranked.begin(), ranked.end(), [](Trial* t) { return t->status != "ok"; }), ranked.end());
+  std::stable_sort(ranked.begin(), ranked.end(), [](Trial* a, Trial* b) { return a->metric < b->metric; });
+
+  // 5. Record everything, and the winner.
+  tune::TuningKey key{job.kernel, source_hash, o.arch, DtypesText(inst), device, kTmcVersion};
+  int64_t now = static_cast<int64_t>(std::time(nullptr));
+  std::string error;
+  for (const Trial& t : trials) {
+    tune::Measurement m;
+    m.key = key;
+    m.shape = job.shape;
+    m.params = t.params;
+    m.status = t.status;
+    m.metric = t.status == "ok" ? t.metric : 0;
+    m.metric_kind = kind;
+    m.registers = t.res.registers;
+    m.spill_bytes = t.res.spill_bytes;
+    m.shared_bytes = t.res.shared_bytes;
+    m.reason = t.reason;
+    m.created = now;
+    if (!db.Record(m, &error)) {
+      std::fprintf(stderr, "tmc: error: %s\n", error.c_str());
+      return false;
+    }
+  }
+  if (!ranked.empty()) {
+    tune::BestEntry b;
+    b.key = key;
+    b.shape = job.shape;
+    b.params = ranked.front()->params;
+    b.metric = ranked.front()->metric;
+    b.metric_kind = kind;
+    b.created = now;
+    if (!db.OfferBest(b, &error)) {
+      std::fprintf(stderr, "tmc: error: %s\n", error.c_str());
+      return false;
+    }
+  }
+
+  // The table: the ranked candidates first, then the others with why.
+  std::string unit = gpu ? "ms" : "model us";
+  fmt::print("{} for {} ({}, {}):\n", job.kernel, tune::ShapeText(job.shape), o.arch, gpu ? device : "ranked by the static model, not measured");
+  fmt::print("  {:<4} {:<36} {:>5} {:>7} {:>7} {:>9} {:>12}  {}\n", "rank", "parameters", "regs", "smem", "blocks", "blk/SM",
+             unit, "status");
+  for (size_t i = 0; i < ranked.size(); ++i) {
+    const Trial& t = *ranked[i];
+    fmt::print("  {:<4} {:<36} {:>5} {:>7} {:>7} {:>9} {:>12.4f}  ok{}\n", i + 1, t.params, t.res.registers, t.res.shared_bytes,
+               t.blocks, tune::BlocksPerSm(t.res, t.threads, limits, nullptr), t.metric,
+               t.reason.empty() ? "" : " (" + t.reason + ")");
+  }
+  for (const Trial& t : trials)
+    if (t.status != "ok")
+      fmt::print("  {:<4} {:<36} {:>5} {:>7} {:>7} {:>9} {:>12}  {}: {}\n", "-", t.params, t.res.registers, t.res.shared_bytes,
+                 "", "", "", t.status, t.reason.substr(0, t.reason.find('\n')));
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  if (ranked.empty()) {
+    std::fprintf(stderr, "tmc: error: no candidate of '%s' passed (%.1f s)\n", job.kernel.c_str(), seconds);
+    return false;
+  }
+  fmt::print("best: {} {}  ({} {:.4f}; recorded in {}; {:.1f} s)\n", job.kernel, ranked.front()->params, unit,
+             ranked.front()->metric, db.path(), seconds);
+  std::fflush(stdout);
+  return wrong == 0;
+}
+
+}  // namespace
+
+int TuneCommand(const Options& o) {
+  std::vector<Job> jobs;
+  std::string error;
+  if (!o.plan_file.empty()) {
+    std::vector<Job> all;
+    if (!ReadPlan(o.plan_file, &all, &error)) {
+      std::fprintf(stderr, "tmc: error: %s\n", error.c_str());
+      return 1;
+    }
+    for (size_t i = 0; i < all.size(); ++i)
+      if (static_cast<int>(i % static_cast<size_t>(o.shard_count)) == o.shard_index) jobs.push_back(all[i]);
+  } else {
+    jobs.push_back({o.kernel, tune::Shape(o.shapes.begin(), o.shapes.end())});
+  }
+
+  // The file as written: its kernels, spaces and source hash.
+  SourceManager sm;
+  TextDiagnosticPrinter printer(sm, stderr);
+  DiagnosticEngine diags(sm, printer);
+  ApplyDiagnosticOptions(o, diags);
+  Compilation comp(sm, diags, FrontendOptions(o));
+  sema::CheckedModule* m = comp.CompileFile(o.inputs.front());
+  if (!m || diags.HasErrors()) {
+    std::fprintf(stderr, "tmc: error: '%s' does not compile; nothing was tuned\n", o.inputs.front().c_str());
+    return 1;
+  }
+  std::string hash = SourceHash(sm);
+  for (const Job& job : jobs) {
+    auto it = m->kernels.find(job.kernel);
+    bool in_file = std::any_of(m->ast->decls.begin(), m->ast->decls.end(), [&](const ast::Decl* d) {
+      return d->kind == ast::DeclKind::Kernel && d->name.name == job.kernel;
+    });
+    if (it == m->kernels.end() || !in_file) {
+      std::fprintf(stderr, "tmc: error: '%s' has no kernel named '%s'\n", o.inputs.front().c_str(), job.kernel.c_str());
+      return 1;
+    }
+    if (it->second.ct_candidates.empty()) {
+      std::fprintf(stderr, "tmc: error: kernel '%s' has no compile-time parameters with candidate values: nothing to tune\n",
+                   job.kernel.c_str());
+      return 1;
+    }
+  }
+
+  std::string path = o.db_path.empty() ? tune::DefaultDbPath() : o.db_path;
+  auto db = tune::TuningDb::Open(path, /*create=*/true, &error);
+  if (!db) {
+    std::fprintf(stderr, "tmc: error: %s\n", error.c_str());
+    return 1;
+  }
+  // A GPU when there is one (TMC_TUNE_NO_GPU=1 forces the model).
+  tmc_context* gpu = nullptr;
+  std::string device = tune::kModel;
+  if (!std::getenv("TMC_TUNE_NO_GPU") && tmc_init(0, &gpu) == TMC_SUCCESS) {
+    char name[256] = {0};
+    device = tmc_device_name(gpu, name, sizeof name) == TMC_SUCCESS ? name : "cuda device 0";
+  } else {
+    gpu = nullptr;
+  }
+  bool ok = true;
+  for (const Job& job : jobs) ok = TuneJob(o, job, m->kernels.at(job.kernel), hash, *db, gpu, device) && ok;
+  if (gpu) tmc_shutdown(gpu);
+  return ok ? 0 : 1;
+}
+
+}  // namespace tmc::driver
