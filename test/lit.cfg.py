@@ -25,6 +25,15 @@ if log:
 # the IR fails the test that reaches it, not only in debug builds.
 config.environment["TMC_VERIFY_EACH"] = "1"
 
+# The tuning database and the compile cache never come from the user's
+# home: a test names its database with --db; the default one (which every
+# compile would consult) does not exist, and the cache is the build's own.
+# The tuner ranks by its static model even where a GPU is present, so that
+# its tests are deterministic (REQUIRES: cuda-gpu tests unset this).
+config.environment["TMC_TUNING_DB"] = os.path.join(config.tmc_obj_root, "no-such-dir", "tuning.db")
+config.environment["TMC_CACHE_DIR"] = os.path.join(config.tmc_obj_root, "kernel-cache")
+config.environment["TMC_TUNE_NO_GPU"] = "1"
+
 config.substitutions.append(("%tmc", os.path.join(config.tmc_tools_dir, "tmc")))
 config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(config.tmc_source_dir, "test", "expect_exit.py")))
 config.substitutions.append(("%python", config.python))

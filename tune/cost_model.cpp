@@ -44,6 +44,7 @@ Resources ParsePtxasReport(const std::string& report, const std::string& kernel)
   static const std::regex kProps(R"(Function properties for (\S+))");
   static const std::regex kEntry(R"(Compiling entry function '([^']+)')");
   static const std::regex kSpill(R"((\d+) bytes spill stores, (\d+) bytes spill loads)");
+  static const std::regex kStack(R"((\d+) bytes stack frame)");
   static const std::regex kUsed(R"(Used (\d+) registers)");
   static const std::regex kSmem(R"((\d+) bytes smem)");
   std::smatch m;
@@ -54,6 +55,7 @@ Resources ParsePtxasReport(const std::string& report, const std::string& kernel)
     }
     if (!mine) continue;
     if (std::regex_search(line, m, kSpill)) r.spill_bytes = std::stoi(m[1]) + std::stoi(m[2]);
+    if (std::regex_search(line, m, kStack)) r.stack_bytes = std::stoi(m[1]);
     if (std::regex_search(line, m, kUsed)) {
       r.found = true;
       r.registers = std::stoi(m[1]);

@@ -32,6 +32,7 @@ struct Resources {
   bool found = false;
   int registers = 0;
   int spill_bytes = 0;  // stores + loads
+  int stack_bytes = 0;  // local memory: spills, and register arrays that stayed in memory
   int shared_bytes = 0;
 };
 

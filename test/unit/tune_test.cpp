@@ -187,7 +187,7 @@ TEST(CostModel, ParsesPtxasReportsPerKernel) {
   std::string report =
       "ptxas info    : Compiling entry function 'a' for 'sm_90a'\n"
       "ptxas info    : Function properties for a\n"
-      "    0 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+      "    16 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
       "ptxas info    : Used 255 registers, used 1 barriers, 49152 bytes smem, 380 bytes cmem[0]\n"
       "ptxas info    : Compiling entry function 'b' for 'sm_90a'\n"
       "ptxas info    : Function properties for b\n"
@@ -197,6 +197,8 @@ TEST(CostModel, ParsesPtxasReportsPerKernel) {
   EXPECT_TRUE(a.found);
   EXPECT_EQ(a.registers, 255);
   EXPECT_EQ(a.spill_bytes, 12);
+  EXPECT_EQ(a.stack_bytes, 16);
+  EXPECT_EQ(b.stack_bytes, 0);
   EXPECT_EQ(a.shared_bytes, 49152);
   EXPECT_EQ(b.registers, 40);
   EXPECT_EQ(b.spill_bytes, 0);
@@ -206,13 +208,13 @@ TEST(CostModel, ParsesPtxasReportsPerKernel) {
 TEST(CostModel, OccupancyAndRanking) {
   ArchLimits h200 = LimitsOf("sm_90a");
   std::string limiter;
-  Resources r{true, 255, 0, 0};
+  Resources r{true, 255, 0, 0, 0};
   EXPECT_EQ(BlocksPerSm(r, 256, h200, &limiter), 1);
   EXPECT_EQ(limiter, "registers");
-  r = {true, 32, 0, 200 * 1024};
+  r = {true, 32, 0, 0, 200 * 1024};
   EXPECT_EQ(BlocksPerSm(r, 128, h200, &limiter), 1);
   EXPECT_EQ(limiter, "shared memory");
-  r = {true, 32, 0, 240 * 1024};
+  r = {true, 32, 0, 0, 240 * 1024};
   EXPECT_EQ(BlocksPerSm(r, 128, h200, nullptr), 0);
 
   PtxMix mix = AnalyzePtx(
@@ -228,7 +230,7 @@ TEST(CostModel, OccupancyAndRanking) {
   // More reuse (flops per loaded byte) and enough blocks for the device
   // rank first; the model is deterministic.
   ModelInput big, small;
-  big.resources = small.resources = {true, 128, 0, 32 * 1024};
+  big.resources = small.resources = {true, 128, 0, 0, 32 * 1024};
   big.threads = small.threads = 256;
   big.op_flops = small.op_flops = 2.0 * 4096 * 4096 * 4096;
   big.blocks = 32 * 32;

@@ -123,7 +123,10 @@ tune::Shape DefaultCheckShape(const tune::Shape& shape) {
 // Reads the plan: one `KERNEL S=V,...` per line, # comments.
 bool ReadPlan(const std::string& path, std::vector<Job>* jobs, std::string* error) {
   std::string text;
-  if (!ReadFile(path, &text, error)) return false;
+  if (!ReadFile(path, &text, error)) {
+    *error = "cannot read the plan '" + path + "': " + *error;
+    return false;
+  }
   std::istringstream in(text);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
@@ -240,8 +243,13 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
   for (size_t i = 0; i < compiled.size(); ++i) compile_progress.Step("");
   compile_progress.Finish(fmt::format("{} compiled, {} excluded by 'where', {} failed", trials.size() - failed, excluded, failed));
 
-  // 2. Resources and the shape: drop what cannot run well or at all.
+  // 2. Resources and the shape: drop what cannot run well or at all. Local
+  // memory (a stack frame) drops a candidate when others do without.
   tune::ArchLimits limits = tune::LimitsOf(o.arch);
+  bool any_without_stack = false;
+  for (const Trial& t : trials)
+    if (t.status == "ok" && tune::ParsePtxasReport(t.compiled.ptxas_report, job.kernel).stack_bytes == 0)
+      any_without_stack = true;
   std::map<std::string, int64_t> names(job.shape.begin(), job.shape.end());
   size_t dropped = 0;
   for (Trial& t : trials) {
@@ -278,6 +286,8 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
     }
     std::string limiter;
     if (why.empty() && t.res.spill_bytes > 0) why = fmt::format("spills {} bytes ({} registers)", t.res.spill_bytes, t.res.registers);
+    if (why.empty() && t.res.stack_bytes > 0 && any_without_stack)
+      why = fmt::format("keeps {} bytes in local memory (a register tensor too large for registers)", t.res.stack_bytes);
     if (why.empty() && tune::BlocksPerSm(t.res, t.threads, limits, &limiter) == 0)
       why = fmt::format("no block fits on an SM ({}: {} registers x {} threads, {} bytes of shared memory)", limiter,
                         t.res.registers, t.threads, t.res.shared_bytes);
@@ -321,8 +331,13 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
       t.reason = "the check shape " + tune::ShapeText(check) + " does not satisfy the kernel's launch conditions (give --check-shape): " +
                  r.err.substr(0, r.err.find('\n'));
     } else {
+      // The report without --profile says what differs (or which access
+      // the checker caught), in tmc run's words.
+      std::vector<std::string> plain(argv.begin(), argv.end());
+      plain.erase(std::find(plain.begin(), plain.end(), "--profile=json"));
+      ProcessResult again = RunProcess(plain);
       t.status = r.exit_code == 1 ? "wrong" : "failed";
-      t.reason = (r.exit_code == 1 ? "" : fmt::format("tmc run exited with {}: ", r.exit_code)) + r.err + r.out;
+      t.reason = (r.exit_code == 1 ? "" : fmt::format("tmc run exited with {}: ", r.exit_code)) + again.err + again.out;
       if (t.status == "wrong") ++wrong;
     }
     check_progress.Step("");
@@ -430,7 +445,7 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
   std::stable_sort(ranked.begin(), ranked.end(), [](Trial* a, Trial* b) { return a->metric < b->metric; });
 
   // 5. Record everything, and the winner.
-  tune::TuningKey key{job.kernel, source_hash, o.arch, DtypesText(inst), device, kTmcVersion};
+  tune::TuningKey key{job.kernel, source_hash, o.arch, FixedValuesText(inst, o, job.kernel), device, kTmcVersion};
   int64_t now = static_cast<int64_t>(std::time(nullptr));
   std::string error;
   for (const Trial& t : trials) {
@@ -479,7 +494,9 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
   for (const Trial& t : trials)
     if (t.status != "ok")
       fmt::print("  {:<4} {:<36} {:>5} {:>7} {:>7} {:>9} {:>12}  {}: {}\n", "-", t.params, t.res.registers, t.res.shared_bytes,
-                 "", "", "", t.status, t.reason.substr(0, t.reason.find('\n')));
+                 "", "", "", t.status,
+                 t.status == "wrong" ? "a wrong result on the CPU executor at " + tune::ShapeText(check) + " (reported above)"
+                                     : t.reason.substr(0, t.reason.find('\n')));
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   if (ranked.empty()) {
     std::fprintf(stderr, "tmc: error: no candidate of '%s' passed (%.1f s)\n", job.kernel.c_str(), seconds);
@@ -529,7 +546,8 @@ int TuneCommand(const Options& o) {
       std::fprintf(stderr, "tmc: error: '%s' has no kernel named '%s'\n", o.inputs.front().c_str(), job.kernel.c_str());
       return 1;
     }
-    if (it->second.ct_candidates.empty()) {
+    if (std::none_of(it->second.ct_candidates.begin(), it->second.ct_candidates.end(),
+                     [](const auto& c) { return !c.second.empty(); })) {
       std::fprintf(stderr, "tmc: error: kernel '%s' has no compile-time parameters with candidate values: nothing to tune\n",
                    job.kernel.c_str());
       return 1;

@@ -28,10 +28,10 @@ std::string SourceHash(const SourceManager& sm) {
   return tune::CompileCache::Digest(all);
 }
 
-std::string DtypesText(const sema::KernelInstance& k) {
+std::string FixedValuesText(const sema::KernelInstance& k, const Options& o, const std::string& kernel) {
   std::string text;
   for (const auto& [name, v] : k.ct_values)
-    if (DecodeTypeValue(v)) text += (text.empty() ? "" : ",") + name + "=" + CtValueString(v);
+    if (DecodeTypeValue(v) || DefinedByUser(o, kernel, name)) text += (text.empty() ? "" : ",") + name + "=" + CtValueString(v);
   return text;
 }
 
@@ -89,8 +89,16 @@ void ApplyTunedParams(Options* o) {
     const std::string& name = k->name.name;
     const sema::KernelInstance& inst = m->kernels.at(name);
     if (inst.ct_candidates.empty()) continue;
-    tune::TuningKey key{name, hash, o->arch, DtypesText(inst), "", kTmcVersion};
+    // Entries tuned with these -D values first; else those tuned with the
+    // element types alone, -D overriding their values.
+    tune::TuningKey key{name, hash, o->arch, FixedValuesText(inst, *o, name), "", kTmcVersion};
     std::optional<tune::BestEntry> best = db->Lookup(key, shape);
+    if (!best) {
+      Options types_only = *o;
+      types_only.defines.clear();
+      key.dtypes = FixedValuesText(inst, types_only, name);
+      best = db->Lookup(key, shape);
+    }
     std::optional<ParamValues> values = best ? ParseParamValues(best->params) : std::nullopt;
     auto& sources = o->param_sources[name];
     for (const auto& [p, v] : inst.ct_values) {

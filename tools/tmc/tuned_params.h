@@ -16,9 +16,10 @@ namespace tmc::driver {
 /// imports), so that editing the kernel or anything it imports retunes.
 std::string SourceHash(const SourceManager& sm);
 
-/// A kernel's element types, its type parameters' values: "T=f16" ("" for
-/// a kernel without any). They are part of the key, never searched.
-std::string DtypesText(const sema::KernelInstance& k);
+/// What the tuning database keys a kernel's fixed values by: its type
+/// parameters' values (its element types) and the values -D sets, "T=f16"
+/// ("" for none). They are never searched.
+std::string FixedValuesText(const sema::KernelInstance& k, const Options& o, const std::string& kernel);
 
 /// "BM=128,T=f16" back into values; nullopt when malformed.
 std::optional<ParamValues> ParseParamValues(const std::string& text);
