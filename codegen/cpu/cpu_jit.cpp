@@ -1,6 +1,7 @@
 // The executor's entry points are handed to the JIT as absolute symbols
 // (the tmc binary does not export them); libm and the compiler runtime
 // (half-precision conversions) come from the process.
+#include <cstdlib>
 #include "codegen/cpu/cpu_jit.h"
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
@@ -33,7 +34,14 @@ std::unique_ptr<llvm::orc::LLJIT> JitForHost(std::unique_ptr<llvm::Module> mod, 
     *error = llvm::toString(jtmb.takeError());
     return nullptr;
   }
-  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  // TMC_CPU_OPT=0|1|2 (default 2): how much the executor's host code is
+  // optimised. A one-off check at a small shape (tmc tune's) spends most of
+  // its time here, not running the kernel.
+  int level = 2;
+  if (const char* env = std::getenv("TMC_CPU_OPT"); env && *env >= '0' && *env <= '2' && !env[1]) level = *env - '0';
+  jtmb->setCodeGenOptLevel(level == 0 ? llvm::CodeGenOptLevel::None
+                           : level == 1 ? llvm::CodeGenOptLevel::Less
+                                        : llvm::CodeGenOptLevel::Default);
   auto tm = jtmb->createTargetMachine();
   if (!tm) {
     *error = llvm::toString(tm.takeError());
@@ -52,7 +60,8 @@ std::unique_ptr<llvm::orc::LLJIT> JitForHost(std::unique_ptr<llvm::Module> mod, 
     pb.registerFunctionAnalyses(fam);
     pb.registerLoopAnalyses(lam);
     pb.crossRegisterProxies(lam, fam, cgam, mam);
-    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*mod, mam);
+    if (level == 0) pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(*mod, mam);
+    else pb.buildPerModuleDefaultPipeline(level == 1 ? llvm::OptimizationLevel::O1 : llvm::OptimizationLevel::O2).run(*mod, mam);
   }
 
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();

@@ -62,7 +62,7 @@ struct Candidate {
   std::unique_ptr<DiagnosticEngine> diags;
   std::unique_ptr<Compilation> comp;
   sema::CheckedModule* module = nullptr;
-  bool pending = true;
+  size_t index = 0;  // in `todo`
 };
 
 std::unique_ptr<DiagnosticEngine> MakeDiags(const Options& o, SourceManager& sm, DiagnosticConsumer& consumer) {
@@ -81,8 +81,10 @@ std::string ParamValuesText(const ParamValues& params) {
   return text;
 }
 
-std::vector<CandidateResult> CompileCandidates(const Options& o, const std::vector<std::pair<std::string, ParamValues>>& todo,
-                                               bool ptxas_report) {
+std::vector<CandidateResult> CompileCandidates(const Options& o,
+                                               const std::vector<std::pair<std::string, ParamValues>>& todo,
+                                               bool ptxas_report,
+                                               const std::function<void(size_t, CandidateResult&)>& on_compiled) {
   const std::string& path = o.inputs.front();
   // The worker threads lower and compile checked candidates as the main
   // thread checks them (a queue, so that the front ends overlap the LLVM
@@ -121,6 +123,7 @@ std::vector<CandidateResult> CompileCandidates(const Options& o, const std::vect
       // Each candidate's front end and IR are dropped once compiled (a
       // space of hundreds would otherwise hold them all).
       c->comp.reset();
+      if (on_compiled) on_compiled(c->index, r);
     }
   };
   unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
@@ -129,6 +132,7 @@ std::vector<CandidateResult> CompileCandidates(const Options& o, const std::vect
 
   for (const auto& [name, params] : todo) {
     auto c = std::make_unique<Candidate>();
+    c->index = candidates.size();
     c->result.kernel = name;
     c->result.params = params;
     c->sm = std::make_unique<SourceManager>();

@@ -2,6 +2,7 @@
 // parameter space, compiled in one process on all cores.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,8 +31,12 @@ struct CandidateResult {
 /// lowering and LLVM (and with `ptxas_report`, ptxas -v on the PTX) on
 /// `-j` threads, each with its own LLVM context. Candidates whose `where`
 /// fails are Excluded; any other error makes one Failed, not the others.
-std::vector<CandidateResult> CompileCandidates(const Options& o, const std::vector<std::pair<std::string, ParamValues>>& todo,
-                                               bool ptxas_report);
+/// `on_compiled(i, result)`, when given, runs on the worker thread right
+/// after candidate i's back end (Ok or Failed there), so that a caller can
+/// go on with it (tmc tune checks it) while others compile.
+std::vector<CandidateResult> CompileCandidates(
+    const Options& o, const std::vector<std::pair<std::string, ParamValues>>& todo, bool ptxas_report,
+    const std::function<void(size_t, CandidateResult&)>& on_compiled = nullptr);
 
 /// For each kernel with compile-time parameters (or `--kernel`), every
 /// combination of their `in [...]` values (a `-D` value fixes one) is
