@@ -21,6 +21,8 @@
 #include "support/json_string.h"
 #include "tools/tmc/driver_support.h"
 #include "tools/tmc/emit.h"
+#include "tools/tmc/tuned_params.h"
+#include "tools/tmc/version.h"
 #include "codegen/nvptx/ptxas.h"
 
 namespace tmc::driver {
@@ -188,6 +190,7 @@ int CompileAllCandidates(const Options& o) {
   // The kernels and their spaces, from the file as written (defaults).
   std::vector<std::pair<std::string, ParamValues>> todo;
   std::vector<bool> is_default;
+  std::string source_hash;  // the tuning database's key (docs/tuning.md)
   {
     SourceManager sm;
     Capture capture(sm);
@@ -201,6 +204,7 @@ int CompileAllCandidates(const Options& o) {
       std::fprintf(stderr, "tmc: error: '%s' does not compile; no candidate was tried\n", path.c_str());
       return 1;
     }
+    source_hash = SourceHash(sm);
     bool any = false;
     for (const ast::Decl* decl : m->ast->decls)
       if (auto* k = ast::dyn_cast<ast::KernelDecl>(decl)) {
@@ -225,8 +229,10 @@ int CompileAllCandidates(const Options& o) {
 
   // Outputs, index and report.
   size_t ok = 0, excluded = 0, failed = 0;
-  std::string index = fmt::format("{{\n  \"module\": {},\n  \"arch\": {},\n  \"emit\": {},\n  \"candidates\": [",
-                                  JsonString(path), JsonString(o.arch), JsonString(o.emit));
+  std::string index = fmt::format(
+      "{{\n  \"module\": {},\n  \"arch\": {},\n  \"emit\": {},\n  \"source_hash\": {},\n  \"tmc_version\": {},\n"
+      "  \"candidates\": [",
+      JsonString(path), JsonString(o.arch), JsonString(o.emit), JsonString(source_hash), JsonString(kTmcVersion));
   for (size_t i = 0; i < candidates.size(); ++i) {
     CandidateResult& c = candidates[i];
     std::string stem = c.kernel;
