@@ -172,15 +172,15 @@ int RealMain(int argc, char** argv) {
   if (const char* log = std::getenv("TMC_DIAGNOSTIC_LOG")) diags.SetKindLog(log);
 
   std::string output;
-  if (!o.op.empty() && !PrepareOpKernel(&o, sm, diags)) return 1;
-  if (!o.graph.empty() && !PrepareGraphKernels(&o, sm, diags)) return 1;
   if (o.command == "tune") return TuneCommand(o);
   if (o.command == "db") return DbCommand(o);
-  // Tuned parameters for a compile of a file's kernels and a GPU run.
+  if (!o.op.empty() && !PrepareOpKernel(&o, sm, diags)) return 1;
+  if (!o.graph.empty() && !PrepareGraphKernels(&o, sm, diags)) return 1;
+  // Tuned parameters for a compile of a file's or a graph's kernels, and
+  // for tmc run (which then checks what a compile would deploy).
   bool plain_compile = o.command == "compile" && !o.all_candidates && !o.split_input_file && o.op.empty() &&
-                       o.graph.empty() && !o.verify_diagnostics && !o.parse_only;
-  if (plain_compile || (o.command == "run" && o.target == "cuda" && o.graph.empty() && o.op.empty()))
-    ApplyTunedParams(&o);
+                       !o.verify_diagnostics && !o.parse_only;
+  if (plain_compile || (o.command == "run" && o.op.empty())) ApplyTunedParams(&o);
   if (o.command == "run") {
     int rc = o.graph.empty()    ? RunKernelCommand(o, sm, diags)
              : o.kernel.empty() ? RunGraphCommand(o, sm, diags)

@@ -350,6 +350,31 @@ bool IsNumber(const std::string& s) {
 
 }  // namespace
 
+void BindGraphKernel(const Options& o, const ast::KernelDecl& k, const Options::GraphKernel& gk,
+                     std::map<std::string, int64_t>* shapes, std::map<std::string, std::string>* args,
+                     std::string* missing) {
+  shapes->clear();
+  args->clear();
+  for (size_t a = 0; a < k.params.size() && a < gk.arg_types.size(); ++a) {
+    const ast::Param& p = k.params[a];
+    if (!p.type.is_tensor) {
+      // A literal passes its value; a graph parameter its --arg value,
+      // else tmc run's default for scalars (the same in every kernel).
+      const std::string& v = gk.arg_values[a];
+      if (auto given = o.args.find(v); given != o.args.end()) (*args)[p.name.name] = given->second;
+      else if (IsNumber(v) || v == "true" || v == "false") (*args)[p.name.name] = v;
+      continue;
+    }
+    std::vector<std::string> dims = DimsOf(gk.arg_types[a]);
+    for (size_t d = 0; d < p.type.dims.size() && d < dims.size(); ++d) {
+      auto* sym = ast::dyn_cast<ast::NameExpr>(p.type.dims[d]);
+      if (!sym) continue;
+      std::optional<int64_t> value = EvalDim(dims[d], o.shapes, missing);
+      if (value) (*shapes)[sym->name] = *value;
+    }
+  }
+}
+
 bool CheckGraphShapeSymbols(const Options& o, DiagnosticEngine& diags) {
   // Every --shape symbol must be one of the graph's (a typo would go unnoticed).
   std::set<std::string> symbols;
@@ -392,31 +417,10 @@ int RunGraphKernels(const Options& o, SourceManager& sm, DiagnosticEngine& diags
     for (const ast::Decl* d : m->ast->decls)
       if (auto* kd = ast::dyn_cast<ast::KernelDecl>(d); kd && kd->name.name == gk.name) k = kd;
     if (!k) return 1;
-    // The kernel's shape symbols from the graph's: each parameter's
-    // dimensions against the dimensions of the value it is bound to.
     Options ko = o;
     ko.kernel = gk.name;
-    ko.shapes.clear();
-    ko.args.clear();
     std::string missing;
-    for (size_t a = 0; a < k->params.size() && a < gk.arg_types.size(); ++a) {
-      const ast::Param& p = k->params[a];
-      if (!p.type.is_tensor) {
-        // A literal passes its value; a graph parameter its --arg value,
-        // else tmc run's default for scalars (the same in every kernel).
-        const std::string& v = gk.arg_values[a];
-        if (auto given = o.args.find(v); given != o.args.end()) ko.args[p.name.name] = given->second;
-        else if (IsNumber(v) || v == "true" || v == "false") ko.args[p.name.name] = v;
-        continue;
-      }
-      std::vector<std::string> dims = DimsOf(gk.arg_types[a]);
-      for (size_t d = 0; d < p.type.dims.size() && d < dims.size(); ++d) {
-        auto* sym = ast::dyn_cast<ast::NameExpr>(p.type.dims[d]);
-        if (!sym) continue;
-        std::optional<int64_t> value = EvalDim(dims[d], o.shapes, &missing);
-        if (value) ko.shapes[sym->name] = *value;
-      }
-    }
+    BindGraphKernel(o, *k, gk, &ko.shapes, &ko.args, &missing);
     if (!missing.empty()) {
       diags.Report(SourceRange{}, DiagKind::RunFailed, "graph '" + o.graph + "' needs a value for its shape symbol '" +
                                                            missing + "' (--shape " + missing + "=...)");

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <string>
 
+#include "frontend/ast/ast.h"
 #include "support/diagnostics.h"
 #include "tools/tmc/options.h"
 
@@ -26,6 +29,14 @@ bool PrepareGraphKernels(Options* o, SourceManager& sm, DiagnosticEngine& diags)
 /// Module metadata (`tmc --emit=meta`) with the graph's launch plan added
 /// as its "graphs" entry.
 std::string MetadataWithPlan(const std::string& metadata, const std::string& plan);
+
+/// Graph kernel `gk` (declared as `k`): its shape symbols from the graph's
+/// (`o.shapes`), each parameter's dimensions against those of the value it
+/// is bound to, and its scalar arguments (literals, --arg values).
+/// `missing` names a graph symbol that --shape does not give.
+void BindGraphKernel(const Options& o, const ast::KernelDecl& k, const Options::GraphKernel& gk,
+                     std::map<std::string, int64_t>* shapes, std::map<std::string, std::string>* args,
+                     std::string* missing);
 
 /// Whether every --shape symbol is one of the graph's (a typo would go
 /// unnoticed); reports the first that is not.

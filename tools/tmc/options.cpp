@@ -232,7 +232,7 @@ const Flag kFlags[] = {
     {"--kernel", Form::Separate, "NAME", kCompile | kRun | kTune,
      "tmc run: the kernel to run (default: the file's only\nkernel); --all-candidates: the kernel whose space to\ncompile (default: every kernel with parameters)",
      [](Options* o, const std::string& v, std::string*) { return o->kernel = v, true; }},
-    {"--graph", Form::Separate, "NAME", kCompile | kRun,
+    {"--graph", Form::Separate, "NAME", kCompile | kRun | kTune,
      "compile the graph NAME into its fused kernels (tmc run:\ncheck each against its part of the graph;\ndocs/fusion.md)",
      [](Options* o, const std::string& v, std::string*) { return o->graph = v, true; }},
     {"--op", Form::Separate, "NAME", kCompile | kRun,
@@ -400,6 +400,7 @@ std::string Usage(unsigned command) {
         "tuning database (docs/tuning.md)\n\n"
         "usage:\n"
         "  tmc tune FILE.tm --kernel K --shape M=..,N=.. [options]\n"
+        "  tmc tune FILE.tm --graph G --shape M=.. [--kernel K] [options]\n"
         "  tmc tune FILE.tm --plan PLAN [options]\n\n";
   } else if (command == kDb) {
     s = "tmc db: the tuning database (docs/tuning.md)\n\n"
@@ -537,9 +538,12 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     return true;
   }
   if (command == kTune) {
-    if (o->plan_file.empty() && o->kernel.empty()) return Fail("name the kernel to tune with --kernel (or give --plan)", command);
+    if (o->plan_file.empty() && o->kernel.empty() && o->graph.empty())
+      return Fail("name the kernel to tune with --kernel (or give --graph or --plan)", command);
     if (o->plan_file.empty() && o->shapes.empty())
       return Fail("give the shape to tune for with --shape M=..,N=.. (or give --plan)", command);
+    if (!o->plan_file.empty() && !o->graph.empty())
+      return Fail("--plan names kernels of the file: it takes no --graph", command);
     if (!o->plan_file.empty() && (!o->kernel.empty() || !o->shapes.empty()))
       return Fail("--plan names the kernels and shapes: it takes no --kernel or --shape", command);
   }
@@ -562,8 +566,9 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
                 command);
   if (o->emit == "tm" && o->op.empty() && o->graph.empty())
     return Fail("--emit=tm prints generated kernels: it needs --op NAME or --graph NAME", command);
-  if (command == kCompile && !o->shapes.empty() && (o->all_candidates || !o->graph.empty() || !o->op.empty()))
-    return Fail("--shape chooses tuned parameters for a compile of a file's kernels: not with --all-candidates, --graph or --op",
+  if (command == kCompile && !o->shapes.empty() && (o->all_candidates || !o->op.empty()))
+    return Fail("--shape chooses tuned parameters for a compile of a file's or a graph's kernels: not with "
+                "--all-candidates or --op",
                 command);
   if (command == kCompile && !o->all_candidates) {
     if (!o->kernel.empty()) return Fail("'--kernel' compiles one kernel's candidates: it needs --all-candidates", command);

@@ -29,6 +29,7 @@
 #include "runtime/tmc_runtime.hpp"
 #include "tools/tmc/all_candidates.h"
 #include "tools/tmc/driver_support.h"
+#include "tools/tmc/op_kernel.h"
 #include "tools/tmc/tuned_params.h"
 #include "tools/tmc/version.h"
 #include "tune/cost_model.h"
@@ -43,7 +44,8 @@ namespace fs = std::filesystem;
 
 struct Job {
   std::string kernel;
-  tune::Shape shape;
+  tune::Shape shape;        // the kernel's shape symbols: the tuning key, the filter, the model
+  tune::Shape check_shape;  // what its CPU check's `tmc run --shape` gets (a graph's: the graph's symbols)
 };
 
 // One candidate through the stages.
@@ -221,12 +223,15 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
   // its filter and check as soon as it is compiled, on the thread that
   // compiled it, so that checks overlap the compilation of others.
   tune::ArchLimits limits = tune::LimitsOf(o.arch);
-  tune::Shape check = o.check_shapes.empty() ? DefaultCheckShape(job.shape) : tune::Shape(o.check_shapes.begin(), o.check_shapes.end());
+  const tune::Shape& check = job.check_shape;
   std::string self = SelfPath();
   // The arguments of the candidate's `tmc run` at the check shape.
   auto run_args = [&](const Trial& t) {
     std::vector<std::string> argv = {self, "run", o.inputs.front(), "--kernel", job.kernel, "--shape", tune::ShapeText(check),
                                      "--no-tuning-db", "--stdlib", o.stdlib_dir};
+    // A graph's kernel is checked against its fused op (tmc run --graph G
+    // --kernel K), with the graph's shape symbols.
+    if (!o.graph.empty()) argv.insert(argv.begin() + 3, {"--graph", o.graph});
     for (const std::string& dir : o.include_dirs) argv.insert(argv.end(), {"-I", dir});
     for (const auto& [p, v] : t.compiled.params) argv.insert(argv.end(), {"-D", p + "=" + CtValueString(v)});
     return argv;
@@ -541,25 +546,32 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
 
 }  // namespace
 
-int TuneCommand(const Options& o) {
+int TuneCommand(const Options& given) {
   // The checks compile each candidate for the CPU once and run it at a
   // small shape: without LLVM's optimizations that is 2-3x faster.
   setenv("TMC_CPU_OPT", "0", /*overwrite=*/0);
-  std::vector<Job> jobs;
+  Options o = given;
   std::string error;
-  if (!o.plan_file.empty()) {
-    std::vector<Job> all;
-    if (!ReadPlan(o.plan_file, &all, &error)) {
-      std::fprintf(stderr, "tmc: error: %s\n", error.c_str());
+  auto check_shape_for = [&](const tune::Shape& shape) {
+    return o.check_shapes.empty() ? DefaultCheckShape(shape) : tune::Shape(o.check_shapes.begin(), o.check_shapes.end());
+  };
+  // A graph: its fused kernels (as `tmc FILE --graph G` compiles them)
+  // are added to the file, and those with candidate values are tuned at
+  // the shapes the graph's --shape gives them.
+  if (!o.graph.empty()) {
+    SourceManager gsm;
+    TextDiagnosticPrinter gprinter(gsm, stderr);
+    DiagnosticEngine gdiags(gsm, gprinter);
+    ApplyDiagnosticOptions(o, gdiags);
+    if (!PrepareGraphKernels(&o, gsm, gdiags) || gdiags.HasErrors() || !CheckGraphShapeSymbols(o, gdiags)) {
+      std::fprintf(stderr, "tmc: error: graph '%s' of '%s' cannot be compiled; nothing was tuned\n", o.graph.c_str(),
+                   o.inputs.front().c_str());
       return 1;
     }
-    for (size_t i = 0; i < all.size(); ++i)
-      if (static_cast<int>(i % static_cast<size_t>(o.shard_count)) == o.shard_index) jobs.push_back(all[i]);
-  } else {
-    jobs.push_back({o.kernel, tune::Shape(o.shapes.begin(), o.shapes.end())});
   }
 
-  // The file as written: its kernels, spaces and source hash.
+  // The file as compiled (with a graph's kernels): its kernels, spaces and
+  // source hash, as a compile computes them (tuned_params.cpp).
   SourceManager sm;
   TextDiagnosticPrinter printer(sm, stderr);
   DiagnosticEngine diags(sm, printer);
@@ -571,17 +583,62 @@ int TuneCommand(const Options& o) {
     return 1;
   }
   std::string hash = SourceHash(sm);
-  for (const Job& job : jobs) {
+  auto has_space = [](const sema::KernelInstance& k) {
+    return std::any_of(k.ct_candidates.begin(), k.ct_candidates.end(), [](const auto& c) { return !c.second.empty(); });
+  };
+  auto decl_of = [&](const std::string& name) -> const ast::KernelDecl* {
+    for (const ast::Decl* d : m->ast->decls)
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d); k && k->name.name == name) return k;
+    return nullptr;
+  };
+
+  std::vector<Job> jobs;
+  if (!o.graph.empty()) {
+    std::string names;
+    for (const Options::GraphKernel& gk : o.graph_kernels) {
+      names += (names.empty() ? "" : ", ") + gk.name;
+      const ast::KernelDecl* k = decl_of(gk.name);
+      if (!k || (!given.kernel.empty() && gk.name != given.kernel) || !has_space(m->kernels.at(gk.name))) continue;
+      Job job{gk.name, {}, check_shape_for(tune::Shape(o.shapes.begin(), o.shapes.end()))};
+      std::map<std::string, int64_t> shapes;
+      std::map<std::string, std::string> args;
+      std::string missing;
+      BindGraphKernel(o, *k, gk, &shapes, &args, &missing);
+      if (!missing.empty()) {
+        std::fprintf(stderr, "tmc: error: graph '%s' needs a value for its shape symbol '%s' (--shape %s=...)\n",
+                     o.graph.c_str(), missing.c_str(), missing.c_str());
+        return 1;
+      }
+      job.shape = tune::Shape(shapes.begin(), shapes.end());
+      jobs.push_back(job);
+    }
+    if (jobs.empty()) {
+      std::fprintf(stderr, "tmc: error: %s of graph '%s' (%s) has compile-time parameters with candidate values: nothing to tune\n",
+                   given.kernel.empty() ? "no kernel" : ("kernel '" + given.kernel + "'").c_str(), o.graph.c_str(),
+                   names.c_str());
+      return 1;
+    }
+    // Each kernel's -D values (the candidate's) apply to it alone.
+    o.kernel.clear();
+  } else if (!o.plan_file.empty()) {
+    std::vector<Job> all;
+    if (!ReadPlan(o.plan_file, &all, &error)) {
+      std::fprintf(stderr, "tmc: error: %s\n", error.c_str());
+      return 1;
+    }
+    for (size_t i = 0; i < all.size(); ++i)
+      if (static_cast<int>(i % static_cast<size_t>(o.shard_count)) == o.shard_index) jobs.push_back(all[i]);
+  } else {
+    jobs.push_back({o.kernel, tune::Shape(o.shapes.begin(), o.shapes.end()), {}});
+  }
+  for (Job& job : jobs) {
+    if (job.check_shape.empty()) job.check_shape = check_shape_for(job.shape);
     auto it = m->kernels.find(job.kernel);
-    bool in_file = std::any_of(m->ast->decls.begin(), m->ast->decls.end(), [&](const ast::Decl* d) {
-      return d->kind == ast::DeclKind::Kernel && d->name.name == job.kernel;
-    });
-    if (it == m->kernels.end() || !in_file) {
+    if (it == m->kernels.end() || !decl_of(job.kernel)) {
       std::fprintf(stderr, "tmc: error: '%s' has no kernel named '%s'\n", o.inputs.front().c_str(), job.kernel.c_str());
       return 1;
     }
-    if (std::none_of(it->second.ct_candidates.begin(), it->second.ct_candidates.end(),
-                     [](const auto& c) { return !c.second.empty(); })) {
+    if (!has_space(it->second)) {
       std::fprintf(stderr, "tmc: error: kernel '%s' has no compile-time parameters with candidate values: nothing to tune\n",
                    job.kernel.c_str());
       return 1;

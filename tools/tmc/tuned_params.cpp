@@ -4,6 +4,7 @@
 
 #include "support/json_string.h"
 #include "tools/tmc/driver_support.h"
+#include "tools/tmc/op_kernel.h"
 #include "tools/tmc/version.h"
 #include "tune/compile_cache.h"
 #include "tune/tuning_db.h"
@@ -82,13 +83,23 @@ void ApplyTunedParams(Options* o) {
   sema::CheckedModule* m = comp.CompileFile(o->inputs.front());
   if (!m || diags.HasErrors()) return;
   std::string hash = SourceHash(sm);
-  tune::Shape shape(o->shapes.begin(), o->shapes.end());
   for (const ast::Decl* d : m->ast->decls) {
     auto* k = ast::dyn_cast<ast::KernelDecl>(d);
     if (!k) continue;
     const std::string& name = k->name.name;
     const sema::KernelInstance& inst = m->kernels.at(name);
     if (inst.ct_candidates.empty()) continue;
+    // A graph's kernel: its shape from the graph's (--shape gives the
+    // graph's symbols), as tmc tune --graph keyed it.
+    tune::Shape shape(o->shapes.begin(), o->shapes.end());
+    for (const Options::GraphKernel& gk : o->graph_kernels)
+      if (gk.name == name && !o->shapes.empty()) {
+        std::map<std::string, int64_t> shapes;
+        std::map<std::string, std::string> args;
+        std::string missing;
+        BindGraphKernel(*o, *k, gk, &shapes, &args, &missing);
+        shape = tune::Shape(shapes.begin(), shapes.end());
+      }
     // Entries tuned with these -D values first; else those tuned with the
     // element types alone, -D overriding their values.
     tune::TuningKey key{name, hash, o->arch, FixedValuesText(inst, *o, name), "", kTmcVersion};
