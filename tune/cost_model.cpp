@@ -125,6 +125,18 @@ int BlocksPerSm(const Resources& r, int threads, const ArchLimits& a, std::strin
   return n;
 }
 
+std::string DropReason(const Resources& r, int threads, const ArchLimits& a, bool others_without_stack) {
+  if (r.spill_bytes > 0)
+    return "spills " + std::to_string(r.spill_bytes) + " bytes (" + std::to_string(r.registers) + " registers)";
+  if (r.stack_bytes > 0 && others_without_stack)
+    return "keeps " + std::to_string(r.stack_bytes) + " bytes in local memory (a register tensor too large for registers)";
+  std::string limiter;
+  if (BlocksPerSm(r, threads, a, &limiter) == 0)
+    return "no block fits on an SM (" + limiter + ": " + std::to_string(r.registers) + " registers x " +
+           std::to_string(threads) + " threads, " + std::to_string(r.shared_bytes) + " bytes of shared memory)";
+  return "";
+}
+
 double ModelMicroseconds(const ModelInput& in, const ArchLimits& a) {
   int bps = BlocksPerSm(in.resources, in.threads, a, nullptr);
   if (bps <= 0 || in.blocks <= 0) return std::numeric_limits<double>::infinity();

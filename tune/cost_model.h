@@ -54,6 +54,11 @@ PtxMix AnalyzePtx(const std::string& ptx);
 /// `limiter` names what limits it.
 int BlocksPerSm(const Resources& r, int threads, const ArchLimits& a, std::string* limiter);
 
+/// Why a candidate with these resources should not be run, or "": it
+/// spills; it keeps `stack_bytes` in local memory while `others_without_stack`
+/// (other candidates do without); no block of `threads` fits on an SM.
+std::string DropReason(const Resources& r, int threads, const ArchLimits& a, bool others_without_stack);
+
 struct ModelInput {
   Resources resources;
   PtxMix mix;

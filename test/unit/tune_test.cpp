@@ -205,6 +205,21 @@ TEST(CostModel, ParsesPtxasReportsPerKernel) {
   EXPECT_FALSE(ParsePtxasReport(report, "c").found);
 }
 
+TEST(CostModel, DropReasons) {
+  ArchLimits h200 = LimitsOf("sm_90a");
+  Resources spills{true, 255, 96, 96, 0};
+  EXPECT_EQ(DropReason(spills, 256, h200, false), "spills 96 bytes (255 registers)");
+  Resources stack{true, 32, 0, 1024, 0};
+  EXPECT_EQ(DropReason(stack, 256, h200, false), "");  // every candidate uses local memory: kept
+  EXPECT_EQ(DropReason(stack, 256, h200, true),
+            "keeps 1024 bytes in local memory (a register tensor too large for registers)");
+  Resources big{true, 128, 0, 0, 0};
+  EXPECT_EQ(DropReason(big, 1024, h200, false),
+            "no block fits on an SM (registers: 128 registers x 1024 threads, 0 bytes of shared memory)");
+  Resources fine{true, 64, 0, 0, 48 * 1024};
+  EXPECT_EQ(DropReason(fine, 256, h200, true), "");
+}
+
 TEST(CostModel, OccupancyAndRanking) {
   ArchLimits h200 = LimitsOf("sm_90a");
   std::string limiter;

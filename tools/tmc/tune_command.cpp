@@ -268,11 +268,8 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
       std::optional<int64_t> v = runtime::EvalFormula(g, names, &gerr);
       t.blocks *= v ? std::max<int64_t>(*v, 0) : 0;
     }
-    std::string limiter;
-    if (why.empty() && t.res.spill_bytes > 0) why = fmt::format("spills {} bytes ({} registers)", t.res.spill_bytes, t.res.registers);
-    if (why.empty() && tune::BlocksPerSm(t.res, t.threads, limits, &limiter) == 0)
-      why = fmt::format("no block fits on an SM ({}: {} registers x {} threads, {} bytes of shared memory)", limiter,
-                        t.res.registers, t.threads, t.res.shared_bytes);
+    // Local memory is judged once all are compiled (below).
+    if (why.empty()) why = tune::DropReason(t.res, t.threads, limits, /*others_without_stack=*/false);
     if (!why.empty()) {
       t.status = "dropped";
       t.reason = why;
@@ -335,9 +332,12 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
     return (t.status == "ok" || t.status == "wrong") && t.res.found && t.res.stack_bytes == 0;
   });
   for (Trial& t : trials)
-    if (t.status == "ok" && t.res.stack_bytes > 0 && any_without_stack) {
-      t.status = "dropped";
-      t.reason = fmt::format("keeps {} bytes in local memory (a register tensor too large for registers)", t.res.stack_bytes);
+    if (t.status == "ok") {
+      std::string why = tune::DropReason(t.res, t.threads, limits, any_without_stack);
+      if (!why.empty()) {
+        t.status = "dropped";
+        t.reason = why;
+      }
     }
   auto count = [&](const char* status) {
     return std::count_if(trials.begin(), trials.end(), [&](const Trial& t) { return t.status == status; });
