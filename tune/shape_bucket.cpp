@@ -12,23 +12,32 @@ std::string ShapeText(const Shape& s) {
   return text;
 }
 
-std::optional<Shape> ParseShapeText(const std::string& text) {
-  Shape s;
-  if (text.empty()) return s;
-  size_t start = 0;
-  for (;;) {
+std::optional<std::vector<std::pair<std::string, std::string>>> SplitAssignments(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> items;
+  if (text.empty()) return items;
+  for (size_t start = 0;;) {
     size_t comma = text.find(',', start);
     std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     size_t eq = item.find('=');
     if (eq == std::string::npos || eq == 0) return std::nullopt;
-    int64_t v = 0;
-    const char* b = item.data() + eq + 1;
-    const char* e = item.data() + item.size();
-    auto [p, ec] = std::from_chars(b, e, v);
-    if (ec != std::errc() || p != e || v <= 0 || !s.emplace(item.substr(0, eq), v).second) return std::nullopt;
-    if (comma == std::string::npos) return s;
+    items.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    if (comma == std::string::npos) return items;
     start = comma + 1;
   }
+}
+
+std::optional<Shape> ParseShapeText(const std::string& text) {
+  auto items = SplitAssignments(text);
+  if (!items) return std::nullopt;
+  Shape s;
+  for (const auto& [name, value] : *items) {
+    int64_t v = 0;
+    const char* b = value.data();
+    const char* e = value.data() + value.size();
+    auto [p, ec] = std::from_chars(b, e, v);
+    if (ec != std::errc() || p != e || v <= 0 || !s.emplace(name, v).second) return std::nullopt;
+  }
+  return s;
 }
 
 Shape PowerOfTwoBucket(const Shape& s) {

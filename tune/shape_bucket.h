@@ -7,11 +7,17 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace tmc::tune {
 
 /// Shape symbols by name (`M=4096`): sorted, so that texts compare equal.
 using Shape = std::map<std::string, int64_t>;
+
+/// "A=1,B=x" as its (name, value) pairs, in order; nullopt when an item
+/// has no name or no '=' (an empty text: none).
+std::optional<std::vector<std::pair<std::string, std::string>>> SplitAssignments(const std::string& text);
 
 /// "K=4096,M=4096,N=4096" (names in order).
 std::string ShapeText(const Shape& s);

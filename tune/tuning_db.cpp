@@ -73,6 +73,21 @@ TuningKey ReadKey(const Statement& s) {
   return {s.ColText(0), s.ColText(1), s.ColText(2), s.ColText(3), s.ColText(4), s.ColText(5)};
 }
 
+// A row of `best` selected in the column order of kBestColumns.
+constexpr const char* kBestColumns =
+    "kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, metric, metric_kind, created";
+
+BestEntry ReadBest(const Statement& s) {
+  BestEntry e;
+  e.key = ReadKey(s);
+  e.shape = ParseShapeText(s.ColText(6)).value_or(Shape{});
+  e.params = s.ColText(7);
+  e.metric = s.ColReal(8);
+  e.metric_kind = s.ColText(9);
+  e.created = s.ColInt(10);
+  return e;
+}
+
 bool Better(const std::string& kind, double metric, const std::string& old_kind, double old_metric) {
   bool measured = kind == kMeasured, old_measured = old_kind == kMeasured;
   if (measured != old_measured) return measured;
@@ -184,23 +199,12 @@ bool TuningDb::OfferBest(const BestEntry& e, std::string* error) {
 
 std::vector<BestEntry> TuningDb::AllBest(std::string* error) const {
   std::vector<BestEntry> out;
-  Statement s(db_,
-              "SELECT kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, metric, metric_kind, "
-              "created FROM best ORDER BY kernel, arch, dtypes, device, shape");
+  Statement s(db_, (std::string("SELECT ") + kBestColumns + " FROM best ORDER BY kernel, arch, dtypes, device, shape").c_str());
   if (!s.ok()) {
     if (error) *error = Error(db_, "cannot read");
     return out;
   }
-  while (s.Step() == SQLITE_ROW) {
-    BestEntry e;
-    e.key = ReadKey(s);
-    e.shape = ParseShapeText(s.ColText(6)).value_or(Shape{});
-    e.params = s.ColText(7);
-    e.metric = s.ColReal(8);
-    e.metric_kind = s.ColText(9);
-    e.created = s.ColInt(10);
-    out.push_back(std::move(e));
-  }
+  while (s.Step() == SQLITE_ROW) out.push_back(ReadBest(s));
   return out;
 }
 
@@ -233,23 +237,13 @@ std::vector<Measurement> TuningDb::AllMeasurements(std::string* error) const {
 }
 
 std::optional<BestEntry> TuningDb::Lookup(const TuningKey& key, const Shape& shape) const {
-  Statement s(db_,
-              "SELECT kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, metric, metric_kind, "
-              "created FROM best WHERE kernel = ?1 AND source_hash = ?2 AND arch = ?3 AND dtypes = ?4 AND "
-              "tmc_version = ?6");
+  Statement s(db_, (std::string("SELECT ") + kBestColumns +
+                    " FROM best WHERE kernel = ?1 AND source_hash = ?2 AND arch = ?3 AND dtypes = ?4 AND "
+                    "tmc_version = ?6").c_str());
   if (!s.ok()) return std::nullopt;
   BindKey(s, key);
   std::vector<BestEntry> found;
-  while (s.Step() == SQLITE_ROW) {
-    BestEntry e;
-    e.key = ReadKey(s);
-    e.shape = ParseShapeText(s.ColText(6)).value_or(Shape{});
-    e.params = s.ColText(7);
-    e.metric = s.ColReal(8);
-    e.metric_kind = s.ColText(9);
-    e.created = s.ColInt(10);
-    found.push_back(std::move(e));
-  }
+  while (s.Step() == SQLITE_ROW) found.push_back(ReadBest(s));
   if (found.empty()) return std::nullopt;
   if (shape.empty()) {
     // No shape asked: unambiguous only when every entry has one shape.

@@ -7,6 +7,7 @@
 #include "tools/tmc/op_kernel.h"
 #include "tools/tmc/version.h"
 #include "tune/compile_cache.h"
+#include "tune/shape_bucket.h"
 #include "tune/tuning_db.h"
 
 namespace tmc::driver {
@@ -37,15 +38,10 @@ std::string FixedValuesText(const sema::KernelInstance& k, const Options& o, con
 }
 
 std::optional<ParamValues> ParseParamValues(const std::string& text) {
+  auto items = tune::SplitAssignments(text);
+  if (!items) return std::nullopt;
   ParamValues out;
-  if (text.empty()) return out;
-  size_t start = 0;
-  for (;;) {
-    size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    size_t eq = item.find('=');
-    if (eq == std::string::npos || eq == 0) return std::nullopt;
-    std::string value = item.substr(eq + 1);
+  for (const auto& [name, value] : *items) {
     int64_t n = 0;
     if (value == "true") n = 1;
     else if (value == "false") n = 0;
@@ -55,10 +51,9 @@ std::optional<ParamValues> ParseParamValues(const std::string& text) {
       n = std::strtoll(value.c_str(), &end, 10);
       if (value.empty() || *end) return std::nullopt;
     }
-    out.emplace_back(item.substr(0, eq), n);
-    if (comma == std::string::npos) return out;
-    start = comma + 1;
+    out.emplace_back(name, n);
   }
+  return out;
 }
 
 bool DefinedByUser(const Options& o, const std::string& kernel, const std::string& param) {
