@@ -20,6 +20,7 @@
 #include <fstream>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -643,6 +644,26 @@ int TuneCommand(const Options& given) {
                    job.kernel.c_str());
       return 1;
     }
+    // The shape must give exactly the kernel's shape symbols.
+    std::set<std::string> symbols;
+    for (const ast::Param& p : decl_of(job.kernel)->params)
+      if (p.type.is_tensor)
+        for (const ast::Expr* d : p.type.dims)
+          if (auto* name = ast::dyn_cast<ast::NameExpr>(d)) symbols.insert(name->name);
+    std::string list;
+    for (const std::string& sym : symbols) list += (list.empty() ? "" : ", ") + sym;
+    for (const auto& [name, v] : job.shape)
+      if (!symbols.count(name)) {
+        std::fprintf(stderr, "tmc: error: kernel '%s' has no shape symbol '%s' (it has %s)\n", job.kernel.c_str(),
+                     name.c_str(), list.c_str());
+        return 1;
+      }
+    for (const std::string& sym : symbols)
+      if (!job.shape.count(sym)) {
+        std::fprintf(stderr, "tmc: error: the shape to tune kernel '%s' for gives no value for '%s' (--shape %s=...)\n",
+                     job.kernel.c_str(), sym.c_str(), sym.c_str());
+        return 1;
+      }
   }
 
   std::string path = o.db_path.empty() ? tune::DefaultDbPath() : o.db_path;
