@@ -114,6 +114,18 @@ tmc_status tmc_device_name(tmc_context* ctx, char* name, size_t size) {
   return TMC_SUCCESS;
 }
 
+tmc_status tmc_device_compute_capability(tmc_context* ctx, int* major, int* minor) {
+  if (!ctx || !major || !minor) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_device_compute_capability: null argument");
+  constexpr int kMajor = 75, kMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR
+  TMC_CU(ctx, cuDeviceGetAttribute(major, kMajor, ctx->device));
+  TMC_CU(ctx, cuDeviceGetAttribute(minor, kMinor, ctx->device));
+  return TMC_SUCCESS;
+}
+
+const char* tmc_runtime_version(void) { return TMC_RUNTIME_VERSION_STRING; }
+
+tmc_status tmc_set_error(tmc_status status, const char* message) { return Fail(status, message ? message : ""); }
+
 void tmc_shutdown(tmc_context* ctx) {
   if (!ctx) return;
   ctx->driver->cuDevicePrimaryCtxRelease(ctx->device);

@@ -14,6 +14,15 @@
 extern "C" {
 #endif
 
+/* The version of this header; tmc_runtime_version() gives the library's.
+ * The C ABI is stable within a major version (the SONAME's number:
+ * libtmc_runtime.so.0); docs/runtime.md. */
+#define TMC_RUNTIME_VERSION_MAJOR 0
+#define TMC_RUNTIME_VERSION_MINOR 1
+#define TMC_RUNTIME_VERSION_PATCH 0
+#define TMC_RUNTIME_VERSION_STRING "0.1.0"
+const char* tmc_runtime_version(void);
+
 typedef enum {
   TMC_SUCCESS = 0,
   TMC_ERROR_NO_DRIVER,         /* libcuda.so.1 could not be loaded */
@@ -62,12 +71,17 @@ typedef struct tmc_event tmc_event;
 
 /* A readable description of the last failure on this thread. */
 const char* tmc_last_error(void);
+/* Records `message` as this thread's last error and returns `status`: for
+ * code built on the runtime (the functions tmc lib generates). */
+tmc_status tmc_set_error(tmc_status status, const char* message);
 const char* tmc_status_name(tmc_status status);
 
 tmc_status tmc_init(int device, tmc_context** ctx);
 void tmc_shutdown(tmc_context* ctx);
 /* The device's name ("NVIDIA H200"), at most size - 1 characters. */
 tmc_status tmc_device_name(tmc_context* ctx, char* name, size_t size);
+/* The device's compute capability: 9 and 0 for an H100/H200. */
+tmc_status tmc_device_compute_capability(tmc_context* ctx, int* major, int* minor);
 
 /* `image`: PTX text (NUL-terminated) or a cubin; `metadata_json`: the
  * output of `tmc --emit=meta` for the same module. */

@@ -12,6 +12,7 @@ packages=(
   libfmt-dev libsqlite3-dev libgtest-dev
   libzstd-dev                           # the static LLVM archives compress with zstd
   libjemalloc-dev                       # tmc's allocator (faster LLVM, above all on several threads)
+  pkg-config binutils                   # the deployment tests: pkg-config files, ar for tmc lib
 )
 missing=()
 for p in "${packages[@]}"; do

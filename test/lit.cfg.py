@@ -39,6 +39,10 @@ config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%examples", os.path.join(config.tmc_source_dir, "examples")))
 config.substitutions.append(("%stdlib", os.path.join(config.tmc_source_dir, "stdlib")))
+# The build tree (cmake --install of it, the runtime's libraries) and the
+# runtime's headers, for the deployment tests.
+config.substitutions.append(("%build-root", config.tmc_build_root))
+config.substitutions.append(("%runtime-include", os.path.join(config.tmc_source_dir, "runtime")))
 
 # CUDA tools: PTX in tests is assembled by ptxas, CUDA C compiled by nvcc
 # (as LLVM's NVPTX tests use %ptxas-verify). Tests that need them say

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -28,6 +29,7 @@
 #include "tools/tmc/options.h"
 #include "tools/tmc/run_command.h"
 #include "tools/tmc/run_graph.h"
+#include "tools/tmc/lib_command.h"
 #include "tools/tmc/tune_command.h"
 #include "tools/tmc/tuned_params.h"
 
@@ -156,8 +158,13 @@ int RealMain(int argc, char** argv) {
     ~PrintReport() { std::fputs(TimeReport::Format().c_str(), stderr); }
   } print_report;
   if (o.stdlib_dir.empty()) {
+    // $TMC_STDLIB_DIR; else an installed tmc's (PREFIX/share/tmc/stdlib,
+    // beside PREFIX/bin/tmc); else the sources' it was built from.
     const char* env = std::getenv("TMC_STDLIB_DIR");
-    o.stdlib_dir = env ? env : TMC_DEFAULT_STDLIB_DIR;
+    std::error_code ec;
+    std::filesystem::path installed =
+        std::filesystem::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share" / "tmc" / "stdlib";
+    o.stdlib_dir = env ? env : !ec && std::filesystem::exists(installed / "nn.tm", ec) ? installed.string() : TMC_DEFAULT_STDLIB_DIR;
   }
 
   SourceManager sm;
@@ -174,6 +181,7 @@ int RealMain(int argc, char** argv) {
   std::string output;
   if (o.command == "tune") return TuneCommand(o);
   if (o.command == "db") return DbCommand(o);
+  if (o.command == "lib") return LibCommand(o);
   if (!o.op.empty() && !PrepareOpKernel(&o, sm, diags)) return 1;
   if (!o.graph.empty() && !PrepareGraphKernels(&o, sm, diags)) return 1;
   // Tuned parameters for a compile of a file's or a graph's kernels, and

@@ -18,7 +18,7 @@
 namespace tmc::driver {
 namespace {
 
-enum Command : unsigned { kCompile = 1, kRun = 2, kMapping = 4, kTune = 8, kDb = 16, kAll = 31 };
+enum Command : unsigned { kCompile = 1, kRun = 2, kMapping = 4, kTune = 8, kDb = 16, kLib = 32, kAll = 63 };
 
 enum class Form {
   Switch,    // -v, --grid
@@ -79,16 +79,29 @@ bool CheckPass(const std::string& v, std::string* error) {
   return Error(error, "unknown pass '" + v + "' (passes: " + names + ")");
 }
 
+// One arch, or (tmc lib) a comma-separated list: the first is the one a
+// single compile uses.
 bool SetArch(Options* o, const std::string& v, std::string* error) {
   static const std::pair<const char*, int> kArchs[] = {
       {"sm_80", 80}, {"sm_86", 86}, {"sm_89", 89}, {"sm_90", 90}, {"sm_90a", 90}};
-  for (auto& [name, sm] : kArchs)
-    if (v == name) {
-      o->arch = v;
-      o->sm = sm;
-      return true;
+  o->lib_archs.clear();
+  size_t start = 0;
+  for (;;) {
+    size_t comma = v.find(',', start);
+    std::string one = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    auto it = std::find_if(std::begin(kArchs), std::end(kArchs), [&](const auto& a) { return one == a.first; });
+    if (it == std::end(kArchs))
+      return Error(error, "unknown --arch '" + one + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
+    if (std::find(o->lib_archs.begin(), o->lib_archs.end(), one) != o->lib_archs.end())
+      return Error(error, "--arch names '" + one + "' twice");
+    o->lib_archs.push_back(one);
+    if (o->lib_archs.size() == 1) {
+      o->arch = one;
+      o->sm = it->second;
     }
-  return Error(error, "unknown --arch '" + v + "' (expected sm_80, sm_86, sm_89, sm_90 or sm_90a)");
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
 }
 
 // The comma-separated items of a flag's value (--shape M=1,N=2, --arg,
@@ -173,9 +186,10 @@ const Flag kFlags[] = {
      SetEmit},
     {"--no-fuse", Form::Switch, nullptr, kCompile | kRun, "partition graphs into one kernel per operation",
      [](Options* o, const std::string&, std::string*) { return o->no_fuse = true, true; }},
-    {"-o", Form::Separate, "FILE", kCompile | kDb, "write the output to FILE instead of standard output",
+    {"-o", Form::Separate, "FILE", kCompile | kDb | kLib, "write the output to FILE instead of standard output",
      [](Options* o, const std::string& v, std::string*) { return o->output = v, true; }},
-    {"--arch", Form::Separate, "SM", kCompile | kRun | kTune, "target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a", SetArch},
+    {"--arch", Form::Separate, "SM", kCompile | kRun | kTune | kLib,
+     "target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a\n(tmc lib: a list, sm_80,sm_90a)", SetArch},
     {"-O0", Form::Switch, nullptr, kCompile, "LLVM optimization level for llvm, ptx and cubin\n(-O0 to -O3; default -O3)",
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 0, true; }},
     {"-O1", Form::Switch, nullptr, kCompile, nullptr,
@@ -229,16 +243,16 @@ const Flag kFlags[] = {
      [](Options* o, const std::string&, std::string*) { return o->verify_diagnostics = true, true; }},
     {"--split-input-file", Form::Switch, nullptr, kCompile, "treat each '// -----' separated chunk as its own file",
      [](Options* o, const std::string&, std::string*) { return o->split_input_file = true, true; }},
-    {"--kernel", Form::Separate, "NAME", kCompile | kRun | kTune,
+    {"--kernel", Form::Separate, "NAME", kCompile | kRun | kTune | kLib,
      "tmc run: the kernel to run (default: the file's only\nkernel); --all-candidates: the kernel whose space to\ncompile (default: every kernel with parameters)",
-     [](Options* o, const std::string& v, std::string*) { return o->kernel = v, true; }},
-    {"--graph", Form::Separate, "NAME", kCompile | kRun | kTune,
+     [](Options* o, const std::string& v, std::string*) { return o->kernel = v, o->lib_kernels.push_back(v), true; }},
+    {"--graph", Form::Separate, "NAME", kCompile | kRun | kTune | kLib,
      "compile the graph NAME into its fused kernels (tmc run:\ncheck each against its part of the graph;\ndocs/fusion.md)",
-     [](Options* o, const std::string& v, std::string*) { return o->graph = v, true; }},
+     [](Options* o, const std::string& v, std::string*) { return o->graph = v, o->lib_graphs.push_back(v), true; }},
     {"--op", Form::Separate, "NAME", kCompile | kRun,
      "compile (or, with tmc run, check) the op NAME with an\nautomatic schedule instead of a hand-written kernel\n(docs/fusion.md)",
      [](Options* o, const std::string& v, std::string*) { return o->op = v, true; }},
-    {"--shape", Form::Separate, "S=V,...", kCompile | kRun | kTune,
+    {"--shape", Form::Separate, "S=V,...", kCompile | kRun | kTune | kLib,
      "values of the shape symbols (each once); a compile\nand tmc run --target=cuda take the tuned parameters\nfor them from the tuning database", AddShapes},
     {"--check-shape", Form::Separate, "S=V,...", kTune,
      "the shape of each candidate's check on the CPU\nexecutor (default: each dimension at most 72)",
@@ -251,17 +265,24 @@ const Flag kFlags[] = {
        if (!ok) *e = "--check-shape" + e->substr(e->find(' '));
        return ok;
      }},
-    {"--db", Form::Separate, "PATH", kCompile | kRun | kTune | kDb,
+    {"--db", Form::Separate, "PATH", kCompile | kRun | kTune | kDb | kLib,
      "the tuning database (default: $TMC_TUNING_DB, else\n~/.cache/tmc/tuning.db)",
      [](Options* o, const std::string& v, std::string*) { return o->db_path = v, true; }},
-    {"--no-tuning-db", Form::Switch, nullptr, kCompile | kRun,
+    {"--no-tuning-db", Form::Switch, nullptr, kCompile | kRun | kLib,
      "ignore the tuning database (-D values and defaults)",
      [](Options* o, const std::string&, std::string*) { return o->no_tuning_db = true, true; }},
     {"--cache", Form::Switch, nullptr, kCompile,
      "use the compile cache (on by default for tmc run\nand tmc tune; $TMC_CACHE_DIR or ~/.cache/tmc/kernels)",
      [](Options* o, const std::string&, std::string*) { return o->cache = true, true; }},
-    {"--no-cache", Form::Switch, nullptr, kCompile | kRun | kTune, "never read or write the compile cache",
+    {"--no-cache", Form::Switch, nullptr, kCompile | kRun | kTune | kLib, "never read or write the compile cache",
      [](Options* o, const std::string&, std::string*) { return o->cache = false, true; }},
+    {"--shared", Form::Switch, nullptr, kLib, "also build libNAME.so (linked with -ltmc_runtime)",
+     [](Options* o, const std::string&, std::string*) { return o->lib_shared = true, true; }},
+    {"--depfile", Form::Separate, "FILE", kLib,
+     "write the files the library depends on (the module and\nits imports) as a Makefile rule, for build systems",
+     [](Options* o, const std::string& v, std::string*) { return o->depfile = v, true; }},
+    {"--keep-source", Form::Switch, nullptr, kLib, "keep the generated NAME.c beside NAME.h",
+     [](Options* o, const std::string&, std::string*) { return o->lib_keep_source = true, true; }},
     {"--shard", Form::Separate, "I/N", kTune,
      "tune the I-th of N slices (0-based) of the candidates\n(of the plan's entries with --plan)",
      [](Options* o, const std::string& v, std::string* e) {
@@ -376,7 +397,8 @@ const Flag kFlags[] = {
 };
 
 const char* CommandName(unsigned c) {
-  return c == kRun ? "tmc run" : c == kMapping ? "tmc mapping" : c == kTune ? "tmc tune" : c == kDb ? "tmc db" : "tmc";
+  return c == kRun ? "tmc run" : c == kMapping ? "tmc mapping" : c == kTune ? "tmc tune" : c == kDb ? "tmc db"
+         : c == kLib ? "tmc lib" : "tmc";
 }
 
 std::string Usage(unsigned command) {
@@ -388,9 +410,10 @@ std::string Usage(unsigned command) {
         "  tmc run FILE.tm [options]         run a kernel on random inputs and compare it with its op\n"
         "  tmc mapping EXPR [options]        show a task mapping's workers, tasks and coverage\n"
         "  tmc tune FILE.tm [options]        search a kernel's parameters, record the best\n"
-        "  tmc db show|export|import|merge   the tuning database\n\n"
-        "'tmc run --help', 'tmc mapping --help', 'tmc tune --help' and 'tmc db --help' list\n"
-        "the options of those commands.\n\n";
+        "  tmc db show|export|import|merge   the tuning database\n"
+        "  tmc lib FILE.tm -o DIR/NAME       a C library (NAME.h, libNAME.a) of its kernels and graphs\n\n"
+        "'tmc run --help', 'tmc mapping --help', 'tmc tune --help', 'tmc db --help' and\n"
+        "'tmc lib --help' list the options of those commands.\n\n";
   } else if (command == kRun) {
     s = "tmc run: run a kernel on random inputs and compare it with the op it implements\n\n"
         "usage:\n"
@@ -402,6 +425,11 @@ std::string Usage(unsigned command) {
         "  tmc tune FILE.tm --kernel K --shape M=..,N=.. [options]\n"
         "  tmc tune FILE.tm --graph G --shape M=.. [--kernel K] [options]\n"
         "  tmc tune FILE.tm --plan PLAN [options]\n\n";
+  } else if (command == kLib) {
+    s = "tmc lib: a C library from a .tm module: NAME.h and libNAME.a, one function per\n"
+        "kernel and graph, code for every --arch embedded (docs/deploy.md)\n\n"
+        "usage:\n"
+        "  tmc lib FILE.tm -o DIR/NAME [--arch sm_80,sm_90a] [--kernel K ...] [--graph G ...] [--shared]\n\n";
   } else if (command == kDb) {
     s = "tmc db: the tuning database (docs/tuning.md)\n\n"
         "usage:\n"
@@ -470,6 +498,10 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     o->command = "db";
     command = kDb;
     i = 2;
+  } else if (argc > 1 && std::string(argv[1]) == "lib") {
+    o->command = "lib";
+    command = kLib;
+    i = 2;
   }
   for (; i < argc; ++i) {
     std::string a = argv[i];
@@ -515,7 +547,7 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     if (missing_value) return Fail("missing value after '" + a + "'", command);
     if (!(flag->commands & command)) {
       std::string users;
-      for (unsigned c : {kCompile, kRun, kMapping, kTune, kDb})
+      for (unsigned c : {kCompile, kRun, kMapping, kTune, kDb, kLib})
         if (flag->commands & c) users += (users.empty() ? "'" : " and '") + std::string(CommandName(c)) + "'";
       return Fail("option '" + std::string(flag->name) + "' is not used by '" + CommandName(command) +
                       "' (it is an option of " + users + ")",
@@ -546,6 +578,13 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
       return Fail("--plan names kernels of the file: it takes no --graph", command);
     if (!o->plan_file.empty() && (!o->kernel.empty() || !o->shapes.empty()))
       return Fail("--plan names the kernels and shapes: it takes no --kernel or --shape", command);
+  }
+  if (command != kLib && o->lib_archs.size() > 1)
+    return Fail("--arch lists several archs only for tmc lib (a compile writes one)", command);
+  if (command != kLib && o->lib_graphs.size() > 1) return Fail("--graph is given twice", command);
+  if (command == kLib) {
+    if (o->output.empty() || o->output == "-") return Fail("name the library with -o DIR/NAME", command);
+    if (o->lib_archs.empty()) o->lib_archs = {o->arch};
   }
   if (o->inputs.size() != 1)
     return Fail(o->inputs.empty() ? (command == kMapping ? "no mapping expression given" : "no input file")

@@ -13,7 +13,7 @@ namespace tmc::driver {
 enum class DebugInfo { None, LineTables, Full };
 
 struct Options {
-  std::string command = "compile";  // compile | run | mapping | tune | db
+  std::string command = "compile";  // compile | run | mapping | tune | db | lib
   std::vector<std::string> inputs;
   std::string emit = "check";       // check | ast
   std::string output;               // -o; empty: stdout
@@ -89,6 +89,13 @@ struct Options {
   // Where each compile-time parameter of a kernel came from: "-D",
   // "tuned (...)" or "default" (--emit=meta says it); made by the driver.
   std::map<std::string, std::map<std::string, std::string>> param_sources;
+  // tmc lib (docs/deploy.md)
+  std::vector<std::string> lib_archs;    // --arch sm_80,sm_90a
+  std::vector<std::string> lib_kernels;  // --kernel K (repeatable)
+  std::vector<std::string> lib_graphs;   // --graph G (repeatable)
+  bool lib_shared = false;               // --shared: also libNAME.so
+  bool lib_keep_source = false;          // --keep-source: keep NAME.c
+  std::string depfile;                   // --depfile FILE: the files read, for build systems
   // tmc mapping
   std::optional<int64_t> worker;
   std::optional<int64_t> threads;

@@ -1,0 +1,597 @@
+// tmc lib: compile, then generate C (a header and a source embedding the
+// images and metadata), then build it with the system's C compiler and ar.
+// The functions are generated from the metadata alone (the same JSON the
+// runtime checks launches against), so every kernel and graph the
+// compiler can describe gets one.
+#include "tools/tmc/lib_command.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "codegen/nvptx/ptxas.h"
+#include "frontend/compilation.h"
+#include "runtime/graph_plan.h"
+#include "runtime/json.h"
+#include "runtime/kernel_signature.h"
+#include "tools/tmc/driver_support.h"
+#include "tools/tmc/emit.h"
+#include "tools/tmc/op_kernel.h"
+#include "tools/tmc/tuned_params.h"
+#include "tools/tmc/version.h"
+
+extern char** environ;
+
+namespace tmc::driver {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool IsCIdentifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+const char* CType(tmc_dtype d) {
+  switch (d) {
+    case TMC_BOOL: return "bool";
+    case TMC_I8: return "int8_t";
+    case TMC_I16: return "int16_t";
+    case TMC_I32: return "int32_t";
+    case TMC_I64: return "int64_t";
+    case TMC_U8: return "uint8_t";
+    case TMC_U16: return "uint16_t";
+    case TMC_U32: return "uint32_t";
+    case TMC_U64: return "uint64_t";
+    case TMC_F64: return "double";
+    default: return "float";  // f32, and f16/bf16 scalars (converted by the runtime)
+  }
+}
+
+bool IsFloatDtype(tmc_dtype d) { return d == TMC_F16 || d == TMC_BF16 || d == TMC_F32 || d == TMC_F64; }
+
+// A parameter of a generated function.
+struct CParam {
+  std::string name;
+  bool tensor = false, output = false;
+  tmc_dtype dtype = TMC_F32;
+  std::vector<std::string> shape;
+};
+
+struct CFunction {
+  std::string name;      // the kernel's or graph's
+  bool graph = false;
+  size_t unit = 0;
+  std::string summary;   // what it implements, compile-time values, conditions
+  std::vector<CParam> params;
+};
+
+std::string ShapeText(const std::vector<std::string>& shape) {
+  std::string s;
+  for (const std::string& d : shape) s += (s.empty() ? "" : ", ") + d;
+  return "[" + s + "]";
+}
+
+std::string ParamList(const CFunction& f) {
+  std::string s;
+  for (const CParam& p : f.params) {
+    s += ", ";
+    if (p.tensor) s += std::string(p.output ? "tmc_tensor* " : "const tmc_tensor* ") + p.name;
+    else s += std::string(CType(p.dtype)) + " " + p.name;
+  }
+  return s;
+}
+
+std::string DocComment(const CFunction& f) {
+  std::string s = "/* " + f.name + (f.graph ? " (graph)" : "") + ": " + f.summary + "\n";
+  for (const CParam& p : f.params)
+    s += fmt::format(" *   {:<10} {}{}{}\n", p.name, runtime::DtypeName(p.dtype), p.tensor ? ShapeText(p.shape) : " scalar",
+                     p.tensor ? (p.output ? "  (output)" : "  (input)") : "");
+  s += " * Tensors are device memory (tmc_malloc); shapes and types are checked\n"
+       " * before the launch: a mismatch returns TMC_ERROR_SIGNATURE and launches\n"
+       " * nothing (tmc_last_error() names the argument). `stream` may be NULL. */\n";
+  return s;
+}
+
+void AppendBytes(std::string* out, const std::string& bytes) {
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    *out += fmt::format("{}{}", i % 24 == 0 ? "\n  " : "", static_cast<unsigned>(static_cast<unsigned char>(bytes[i])));
+    *out += ",";
+  }
+}
+
+int ArchNumber(const std::string& arch) { return std::atoi(arch.c_str() + 3); }  // sm_90a -> 90
+
+struct ProcessResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+// Runs argv (no shell), its standard output and error together.
+ProcessResult Run(const std::vector<std::string>& argv) {
+  ProcessResult r;
+  char name[] = "/tmp/tmc-lib-XXXXXX";
+  int fd = mkstemp(name);
+  if (fd < 0) return r;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, fd, 2);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc == 0) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  } else {
+    r.output = std::string("cannot run ") + args[0] + ": " + std::strerror(rc);
+  }
+  std::string text;
+  if (ReadFile(name, &text, &r.output)) r.output += text;
+  close(fd);
+  unlink(name);
+  return r;
+}
+
+std::string Command(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const std::string& a : argv) s += (s.empty() ? "" : " ") + a;
+  return s;
+}
+
+// The runtime's header and library, installed beside tmc (PREFIX/bin/tmc,
+// PREFIX/include/tmc, PREFIX/lib) or in the build tree (build/bin/tmc,
+// build/runtime, the sources' runtime/).
+struct RuntimePaths {
+  std::string include_dir, lib_dir;
+};
+
+RuntimePaths FindRuntime() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  fs::path prefix = exe.parent_path().parent_path();
+  RuntimePaths p;
+  if (fs::exists(prefix / "include" / "tmc" / "tmc_runtime.h", ec)) {
+    p.include_dir = (prefix / "include" / "tmc").string();
+    for (const char* lib : {"lib", "lib64", "lib/x86_64-linux-gnu"})
+      if (fs::exists(prefix / lib / "libtmc_runtime.so", ec) || fs::exists(prefix / lib / "libtmc_runtime.a", ec))
+        p.lib_dir = (prefix / lib).string();
+  } else {
+    p.include_dir = TMC_RUNTIME_SOURCE_DIR;
+    p.lib_dir = (prefix / "runtime").string();
+  }
+  return p;
+}
+
+}  // namespace
+
+bool GenerateLibrary(const std::string& name, const std::string& source_file, const std::vector<LibUnit>& units,
+                     std::string* header, std::string* source, std::string* error) {
+  if (!IsCIdentifier(name)) return *error = "the library name '" + name + "' is not a C identifier", false;
+  std::vector<CFunction> functions;
+  std::set<std::string> taken = {name + "_load", name + "_unload"};
+  for (size_t u = 0; u < units.size(); ++u) {
+    runtime::Json meta;
+    std::string why;
+    if (!runtime::ParseJson(units[u].metadata, &meta, &why)) return *error = "unreadable metadata: " + why, false;
+    std::vector<runtime::GraphPlan> plans;
+    if (!runtime::ParseGraphPlans(units[u].metadata, &plans, &why)) return *error = "unreadable launch plan: " + why, false;
+    if (plans.empty()) {
+      const runtime::Json* kernels = meta.Get("kernels");
+      for (const runtime::Json& k : kernels ? kernels->items : std::vector<runtime::Json>{}) {
+        CFunction f;
+        f.name = k.Get("name")->str;
+        f.unit = u;
+        const runtime::Json* impl = k.Get("implements");
+        f.summary = impl && !impl->str.empty() ? "implements op " + impl->str : "a kernel";
+        if (const runtime::Json* ct = k.Get("compile_time"); ct && !ct->fields.empty()) {
+          std::string values;
+          for (const auto& [p, v] : ct->fields)
+            values += (values.empty() ? "" : ", ") + p + "=" +
+                      (v.kind == runtime::Json::Kind::String ? v.str : fmt::format("{}", static_cast<int64_t>(v.number)));
+          f.summary += "; compiled with " + values;
+        }
+        if (const runtime::Json* req = k.Get("requires"); req && !req->items.empty()) {
+          std::string conds;
+          for (const runtime::Json& c : req->items) conds += (conds.empty() ? "" : ", ") + c.str;
+          f.summary += "\n * Launch conditions (else TMC_ERROR_SIGNATURE): " + conds;
+        }
+        for (const runtime::Json& p : k.Get("params")->items) {
+          runtime::ParamInfo info;
+          if (!runtime::ParseParamInfo(p, &info)) return *error = "unreadable parameter of '" + f.name + "'", false;
+          if (info.kind == runtime::ParamInfo::Kind::Shape) continue;
+          const runtime::Json* out = p.Get("output");
+          f.params.push_back({info.name, info.kind == runtime::ParamInfo::Kind::Tensor,
+                              out && out->kind == runtime::Json::Kind::Bool && out->b, info.dtype, info.shape});
+        }
+        functions.push_back(std::move(f));
+      }
+    } else {
+      for (const runtime::GraphPlan& g : plans) {
+        CFunction f;
+        f.name = g.name;
+        f.graph = true;
+        f.unit = u;
+        f.summary = fmt::format("{} kernel launch{}, intermediate values in a workspace", g.steps.size(),
+                                g.steps.size() == 1 ? "" : "es");
+        for (size_t i = 0; i < g.signature.params.size(); ++i) {
+          const runtime::ParamInfo& info = g.signature.params[i];
+          if (info.kind == runtime::ParamInfo::Kind::Shape) continue;
+          f.params.push_back({info.name, info.kind == runtime::ParamInfo::Kind::Tensor,
+                              i < g.outputs.size() && g.outputs[i], info.dtype, info.shape});
+        }
+        functions.push_back(std::move(f));
+      }
+    }
+  }
+  for (const CFunction& f : functions) {
+    if (!IsCIdentifier(f.name)) return *error = "'" + f.name + "' is not a C identifier", false;
+    std::vector<std::string> names = {f.name};
+    if (f.graph) names.insert(names.end(), {f.name + "_workspace_size", f.name + "_with_workspace"});
+    for (const std::string& n : names)
+      if (!taken.insert(n).second)
+        return *error = "two functions of the library would be named '" + n + "' (give --kernel or --graph to choose)",
+               false;
+    for (const CParam& p : f.params)
+      if (p.name == "ctx" || p.name == "stream" || p.name == "workspace" || p.name == "workspace_bytes" ||
+          p.name == "bytes" || p.name == "args" || p.name == "module" || p.name == "st" || p.name == "kernel" ||
+          p.name == "graph")
+        return *error = "parameter '" + p.name + "' of '" + f.name + "' clashes with the generated function's own", false;
+  }
+  if (functions.empty()) return *error = "nothing to put in the library: no kernel and no graph", false;
+
+  std::string guard;
+  for (char c : name) guard += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  guard = "TMC_LIB_" + guard + "_H";
+  std::string archs;
+  for (const LibImage& im : units.front().images) archs += (archs.empty() ? "" : ", ") + im.arch + (im.ptx ? " (PTX)" : "");
+  std::string& h = *header;
+  h = fmt::format(
+      "/* {0}.h: generated by tmc {1} (tmc lib) from {2}. Do not edit.\n"
+      " * Link with lib{0}.a (or lib{0}.so) and the tmc runtime (-ltmc_runtime).\n"
+      " * Code for: {3}.\n"
+      " * The image for the device is chosen when a context first uses the\n"
+      " * library: a cubin for its compute capability, else PTX that the driver\n"
+      " * compiles. docs/deploy.md. */\n"
+      "#ifndef {4}\n#define {4}\n\n#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n\n"
+      "#include \"tmc_runtime.h\"\n\n#ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n"
+      "/* Loads the library's code into `ctx` (done on first use otherwise). */\n"
+      "tmc_status {0}_load(tmc_context* ctx);\n"
+      "/* Unloads it from `ctx`, with the graphs' workspaces; call before tmc_shutdown(ctx). */\n"
+      "void {0}_unload(tmc_context* ctx);\n\n",
+      name, kTmcVersion, fs::path(source_file).filename().string(), archs, guard);
+  for (const CFunction& f : functions) {
+    h += DocComment(f);
+    h += fmt::format("tmc_status {}(tmc_context* ctx, tmc_stream* stream{});\n", f.name, ParamList(f));
+    if (f.graph) {
+      h += fmt::format(
+          "/* The bytes of workspace {0} needs for these shapes (tensor data is not read). */\n"
+          "tmc_status {0}_workspace_size(tmc_context* ctx{1}, size_t* bytes);\n"
+          "/* {0} with the caller's workspace: device memory of `workspace_bytes`,\n"
+          " * at least {0}_workspace_size's (checked). {0} itself allocates one on\n"
+          " * first use and keeps it until {0}'s library is unloaded. */\n"
+          "tmc_status {0}_with_workspace(tmc_context* ctx, tmc_stream* stream, uint64_t workspace, size_t workspace_bytes{1});\n",
+          f.name, ParamList(f));
+    }
+    h += "\n";
+  }
+  h += fmt::format("#ifdef __cplusplus\n}}  /* extern \"C\" */\n#endif\n\n#endif  /* {} */\n", guard);
+
+  std::string& c = *source;
+  c = fmt::format(
+      "/* Generated by tmc {1} (tmc lib) from {2}. Do not edit. */\n"
+      "#include \"{0}.h\"\n\n#include <pthread.h>\n#include <stdio.h>\n#include <string.h>\n\n"
+      "typedef struct {{ int arch; int arch_specific; int ptx; const unsigned char* data; size_t size; }} {0}_image;\n\n",
+      name, kTmcVersion, fs::path(source_file).filename().string());
+  for (size_t u = 0; u < units.size(); ++u) {
+    for (size_t i = 0; i < units[u].images.size(); ++i) {
+      std::string bytes = units[u].images[i].bytes;
+      if (units[u].images[i].ptx) bytes.push_back('\0');
+      c += fmt::format("static const unsigned char {}_unit{}_image{}[] = {{", name, u, i);
+      AppendBytes(&c, bytes);
+      c += "\n};\n";
+    }
+    c += fmt::format("static const unsigned char {}_unit{}_metadata[] = {{", name, u);
+    AppendBytes(&c, units[u].metadata + std::string(1, '\0'));
+    c += fmt::format("\n}};\nstatic const {0}_image {0}_unit{1}_images[] = {{\n", name, u);
+    for (size_t i = 0; i < units[u].images.size(); ++i) {
+      const LibImage& im = units[u].images[i];
+      c += fmt::format("  {{{}, {}, {}, {}_unit{}_image{}, sizeof {}_unit{}_image{}}},\n", ArchNumber(im.arch),
+                       im.arch.back() == 'a' ? 1 : 0, im.ptx ? 1 : 0, name, u, i, name, u, i);
+    }
+    c += "};\n";
+  }
+  c += fmt::format("static const {0}_image* const {0}_units[] = {{", name);
+  for (size_t u = 0; u < units.size(); ++u) c += fmt::format("{}{}_unit{}_images", u ? ", " : "", name, u);
+  c += "};\n";
+  c += fmt::format("static const size_t {0}_unit_images[] = {{", name);
+  for (size_t u = 0; u < units.size(); ++u) c += fmt::format("{}{}", u ? ", " : "", units[u].images.size());
+  c += "};\n";
+  c += fmt::format("static const unsigned char* const {0}_metadata[] = {{", name);
+  for (size_t u = 0; u < units.size(); ++u) c += fmt::format("{}{}_unit{}_metadata", u ? ", " : "", name, u);
+  c += "};\n";
+  c += fmt::format(R"C(#define {0}_UNITS {1}
+#define {0}_CONTEXTS 16
+
+/* The modules loaded into each context, under a lock. */
+static pthread_mutex_t {0}_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct {{ tmc_context* ctx; tmc_module* modules[{0}_UNITS]; }} {0}_loaded[{0}_CONTEXTS];
+
+/* The image for a device of compute capability major.minor: a cubin built
+ * for it (an sm_90a one only for 9.0), else one of the same major for an
+ * older minor, else the PTX of the newest arch not above it. */
+static const {0}_image* {0}_pick(size_t unit, int major, int minor) {{
+  int cc = major * 10 + minor;
+  const {0}_image* best = NULL;
+  size_t i;
+  for (i = 0; i < {0}_unit_images[unit]; ++i) {{
+    const {0}_image* im = &{0}_units[unit][i];
+    if (!im->ptx && im->arch == cc) return im;
+  }}
+  for (i = 0; i < {0}_unit_images[unit]; ++i) {{
+    const {0}_image* im = &{0}_units[unit][i];
+    if (!im->ptx && !im->arch_specific && im->arch / 10 == major && im->arch <= cc && (!best || im->arch > best->arch))
+      best = im;
+  }}
+  if (best) return best;
+  for (i = 0; i < {0}_unit_images[unit]; ++i) {{
+    const {0}_image* im = &{0}_units[unit][i];
+    if (im->ptx && im->arch <= cc && (!im->arch_specific || im->arch == cc) && (!best || im->arch > best->arch))
+      best = im;
+  }}
+  return best;
+}}
+
+static tmc_status {0}_module(tmc_context* ctx, size_t unit, tmc_module** out) {{
+  tmc_status st = TMC_SUCCESS;
+  int slot = -1, free_slot = -1, i;
+  if (!ctx) return tmc_set_error(TMC_ERROR_INVALID_ARGUMENT, "{0}: null context");
+  pthread_mutex_lock(&{0}_lock);
+  for (i = 0; i < {0}_CONTEXTS; ++i) {{
+    if ({0}_loaded[i].ctx == ctx) slot = i;
+    if (!{0}_loaded[i].ctx && free_slot < 0) free_slot = i;
+  }}
+  if (slot < 0) {{
+    if (free_slot < 0) {{
+      pthread_mutex_unlock(&{0}_lock);
+      return tmc_set_error(TMC_ERROR_INVALID_ARGUMENT, "{0}: more than 16 contexts use the library ({0}_unload frees one)");
+    }}
+    slot = free_slot;
+    {0}_loaded[slot].ctx = ctx;
+  }}
+  if (!{0}_loaded[slot].modules[unit]) {{
+    int major = 0, minor = 0;
+    const {0}_image* im;
+    st = tmc_device_compute_capability(ctx, &major, &minor);
+    if (st == TMC_SUCCESS) {{
+      im = {0}_pick(unit, major, minor);
+      if (!im) {{
+        char message[160];
+        snprintf(message, sizeof message, "{0}: no code for compute capability %d.%d (built for {2})", major, minor);
+        st = tmc_set_error(TMC_ERROR_NOT_FOUND, message);
+      }} else {{
+        st = tmc_module_load(ctx, im->data, im->size, (const char*){0}_metadata[unit], &{0}_loaded[slot].modules[unit]);
+      }}
+    }}
+  }}
+  *out = {0}_loaded[slot].modules[unit];
+  pthread_mutex_unlock(&{0}_lock);
+  return st;
+}}
+
+tmc_status {0}_load(tmc_context* ctx) {{
+  size_t u;
+  tmc_module* m;
+  for (u = 0; u < {0}_UNITS; ++u) {{
+    tmc_status st = {0}_module(ctx, u, &m);
+    if (st != TMC_SUCCESS) return st;
+  }}
+  return TMC_SUCCESS;
+}}
+
+void {0}_unload(tmc_context* ctx) {{
+  int i;
+  size_t u;
+  pthread_mutex_lock(&{0}_lock);
+  for (i = 0; i < {0}_CONTEXTS; ++i)
+    if (ctx && {0}_loaded[i].ctx == ctx) {{
+      for (u = 0; u < {0}_UNITS; ++u)
+        if ({0}_loaded[i].modules[u]) tmc_module_unload({0}_loaded[i].modules[u]);
+      memset(&{0}_loaded[i], 0, sizeof {0}_loaded[i]);
+    }}
+  pthread_mutex_unlock(&{0}_lock);
+}}
+
+static tmc_status {0}_null(const char* function, const char* param) {{
+  char message[200];
+  snprintf(message, sizeof message, "%s: argument '%s' is a null pointer", function, param);
+  return tmc_set_error(TMC_ERROR_INVALID_ARGUMENT, message);
+}}
+
+)C",
+                   name, units.size(), [&] {
+                     std::string a;
+                     for (const LibImage& im : units.front().images) a += (a.empty() ? "" : ", ") + im.arch;
+                     return a;
+                   }());
+  for (const CFunction& f : functions) {
+    // The argument array, null checks first.
+    std::string fill;
+    size_t n = f.params.size();
+    for (size_t i = 0; i < n; ++i) {
+      const CParam& p = f.params[i];
+      if (p.tensor) {
+        fill += fmt::format("  if (!{1}) return {2}_null(\"{0}\", \"{1}\");\n", f.name, p.name, name);
+        fill += fmt::format("  args[{0}].is_tensor = 1;\n  args[{0}].tensor = *{1};\n", i, p.name);
+      } else {
+        fill += fmt::format("  args[{0}].dtype = (tmc_dtype){1};\n", i, static_cast<int>(p.dtype));
+        fill += IsFloatDtype(p.dtype) ? fmt::format("  args[{}].value.f = (double){};\n", i, p.name)
+                                      : fmt::format("  args[{}].value.i = (int64_t){};\n", i, p.name);
+      }
+    }
+    std::string args_decl = fmt::format("  tmc_arg args[{}];\n  tmc_module* module;\n  tmc_status st;\n", std::max<size_t>(n, 1));
+    std::string prologue = fmt::format("  memset(args, 0, sizeof args);\n{}  st = {}_module(ctx, {}, &module);\n"
+                                       "  if (st != TMC_SUCCESS) return st;\n",
+                                       fill, name, f.unit);
+    if (!f.graph) {
+      c += fmt::format("tmc_status {}(tmc_context* ctx, tmc_stream* stream{}) {{\n{}  tmc_kernel* kernel;\n{}"
+                       "  st = tmc_module_get_kernel(module, \"{}\", &kernel);\n  if (st != TMC_SUCCESS) return st;\n"
+                       "  return tmc_launch(kernel, args, {}, stream);\n}}\n\n",
+                       f.name, ParamList(f), args_decl, prologue, f.name, n);
+      continue;
+    }
+    c += fmt::format("tmc_status {0}_with_workspace(tmc_context* ctx, tmc_stream* stream, uint64_t workspace, "
+                     "size_t workspace_bytes{1}) {{\n"
+                     "{2}  tmc_graph* graph;\n{3}"
+                     "  st = tmc_module_get_graph(module, \"{0}\", &graph);\n  if (st != TMC_SUCCESS) return st;\n"
+                     "  return tmc_graph_launch(graph, args, {4}, workspace, workspace_bytes, stream);\n}}\n\n",
+                     f.name, ParamList(f), args_decl, prologue, n);
+    std::string call_args;
+    for (const CParam& p : f.params) call_args += ", " + p.name;
+    c += fmt::format("tmc_status {0}(tmc_context* ctx, tmc_stream* stream{1}) {{\n"
+                     "  return {0}_with_workspace(ctx, stream, 0, 0{2});\n}}\n\n",
+                     f.name, ParamList(f), call_args);
+    c += fmt::format("tmc_status {0}_workspace_size(tmc_context* ctx{1}, size_t* bytes) {{\n"
+                     "{2}  tmc_graph* graph;\n"
+                     "  if (!bytes) return {3}_null(\"{0}_workspace_size\", \"bytes\");\n{4}"
+                     "  st = tmc_module_get_graph(module, \"{0}\", &graph);\n  if (st != TMC_SUCCESS) return st;\n"
+                     "  return tmc_graph_workspace_size(graph, args, {5}, bytes);\n}}\n\n",
+                     f.name, ParamList(f), args_decl, name, prologue, n);
+  }
+  return true;
+}
+
+int LibCommand(const Options& given) {
+  const std::string& path = given.inputs.front();
+  fs::path out(given.output);
+  std::string name = out.filename().string();
+  fs::path dir = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+  auto fail = [](const std::string& message) {
+    std::fprintf(stderr, "tmc: error: %s\n", message.c_str());
+    return 1;
+  };
+  if (!IsCIdentifier(name))
+    return fail("-o DIR/NAME: the library name '" + name + "' must be a C identifier (it prefixes the generated functions)");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return fail("cannot create '" + dir.string() + "': " + ec.message());
+
+  // What goes in: the file's kernels (all, or --kernel's), and each graph.
+  std::vector<Options> parts;
+  if (given.lib_graphs.empty() || !given.lib_kernels.empty()) {
+    Options k = given;
+    k.graph.clear();
+    parts.push_back(k);
+  }
+  for (const std::string& g : given.lib_graphs) {
+    Options p = given;
+    p.graph = g;
+    parts.push_back(p);
+  }
+  std::vector<LibUnit> units;
+  std::set<std::string> read;  // every file a compile read: the module and its imports
+  for (Options& part : parts) {
+    SourceManager sm;
+    TextDiagnosticPrinter printer(sm, stderr);
+    DiagnosticEngine diags(sm, printer);
+    ApplyDiagnosticOptions(part, diags);
+    if (!part.graph.empty() && !PrepareGraphKernels(&part, sm, diags)) return 1;
+    ApplyTunedParams(&part);
+    Compilation comp(sm, diags, FrontendOptions(part));
+    sema::CheckedModule* m = comp.CompileFile(path);
+    if (!m || !m->ok || diags.HasErrors()) return 1;
+    for (uint32_t f = 0; f < sm.FileCount(); ++f)
+      if (fs::is_regular_file(std::string(sm.Path(f)), ec)) read.insert(fs::absolute(std::string(sm.Path(f)), ec).string());
+    std::vector<std::string> only;
+    if (!part.graph.empty()) {
+      for (const Options::GraphKernel& k : part.graph_kernels) only.insert(only.end(), k.alternatives.begin(), k.alternatives.end());
+    } else if (!given.lib_kernels.empty()) {
+      for (const std::string& k : given.lib_kernels) {
+        if (!m->kernels.count(k)) return fail("'" + path + "' has no kernel named '" + k + "'");
+        only.push_back(k);
+      }
+    } else {
+      for (const ast::Decl* d : m->ast->decls)
+        if (d->kind == ast::DeclKind::Kernel) only.push_back(d->name.name);
+      if (only.empty())
+        return fail("'" + path + "' declares no kernel (name the graphs to compile with --graph)");
+    }
+    LibUnit unit;
+    for (const std::string& arch : given.lib_archs) {
+      Options a = part;
+      a.arch = arch;
+      a.sm = std::atoi(arch.c_str() + 3);
+      a.emit = "ptx";
+      a.cache = given.cache.value_or(true);
+      std::string meta;
+      std::string ptx = EmitModule(*m, a, diags, only, &meta);
+      if (diags.HasErrors()) return 1;
+      if (unit.metadata.empty()) unit.metadata = part.graph.empty() ? meta : MetadataWithPlan(meta, part.graph_plan);
+      codegen::PtxasResult cubin = codegen::AssemblePtx(ptx, arch, false);
+      if (cubin.ok) unit.images.push_back({arch, false, cubin.cubin});
+      else if (cubin.error.rfind("ptxas not found", 0) != 0) return fail("ptxas failed for " + arch + ": " + cubin.error);
+      unit.images.push_back({arch, true, ptx});  // for devices no cubin fits, and without ptxas
+    }
+    units.push_back(std::move(unit));
+  }
+
+  std::string header, source, error;
+  if (!GenerateLibrary(name, path, units, &header, &source, &error)) return fail(error);
+  fs::path h = dir / (name + ".h"), c = dir / (name + ".c"), o = dir / (name + ".o");
+  if (!WriteFile(h.string(), header, &error) || !WriteFile(c.string(), source, &error)) return fail(error);
+  RuntimePaths rt = FindRuntime();
+  const char* cc_env = std::getenv("CC");
+  std::string cc = cc_env && *cc_env ? cc_env : "cc";
+  std::vector<std::string> compile = {cc, "-std=c11", "-O2", "-fPIC", "-I", dir.string(), "-I", rt.include_dir, "-c",
+                                      c.string(), "-o", o.string()};
+  ProcessResult r = Run(compile);
+  if (r.exit_code != 0) return fail("the C compiler failed on the generated source:\n" + Command(compile) + "\n" + r.output);
+  fs::path a = dir / ("lib" + name + ".a");
+  fs::remove(a, ec);
+  std::vector<std::string> archive = {"ar", "rcs", a.string(), o.string()};
+  r = Run(archive);
+  if (r.exit_code != 0) return fail("ar failed:\n" + Command(archive) + "\n" + r.output);
+  if (given.lib_shared) {
+    fs::path so = dir / ("lib" + name + ".so");
+    std::vector<std::string> link = {cc, "-shared", "-o", so.string(), o.string(), "-Wl,-soname,lib" + name + ".so",
+                                     "-L", rt.lib_dir, "-Wl,-rpath," + rt.lib_dir, "-ltmc_runtime"};
+    r = Run(link);
+    if (r.exit_code != 0) return fail("linking the shared library failed:\n" + Command(link) + "\n" + r.output);
+  }
+  fs::remove(o, ec);
+  if (!given.lib_keep_source) fs::remove(c, ec);
+  if (!given.depfile.empty()) {
+    // A Makefile rule (what CMake's DEPFILE and Ninja's depfile read).
+    auto escape = [](const std::string& p) {
+      std::string e;
+      for (char ch : p) e += ch == ' ' ? std::string("\\ ") : ch == '$' ? std::string("$$") : std::string(1, ch);
+      return e;
+    };
+    std::string rule = escape(fs::absolute(a, ec).string()) + " " + escape(fs::absolute(h, ec).string()) + ":";
+    for (const std::string& f : read) rule += " \\\n  " + escape(f);
+    if (!WriteFile(given.depfile, rule + "\n", &error)) return fail(error);
+  }
+  std::fprintf(stderr, "tmc lib: %s and %s%s (%zu part%s, %s)\n", h.string().c_str(), a.string().c_str(),
+               given.lib_shared ? (" and " + (dir / ("lib" + name + ".so")).string()).c_str() : "", units.size(),
+               units.size() == 1 ? "" : "s", [&] {
+                 std::string s;
+                 for (const LibImage& im : units.front().images) s += (s.empty() ? "" : ", ") + im.arch + (im.ptx ? " PTX" : " cubin");
+                 return s;
+               }().c_str());
+  return 0;
+}
+
+}  // namespace tmc::driver

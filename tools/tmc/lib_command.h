@@ -1,0 +1,35 @@
+// `tmc lib`: an ahead-of-time library from a .tm module (docs/deploy.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "tools/tmc/options.h"
+
+namespace tmc::driver {
+
+/// One compiled part of a library: the kernels of the file, or one graph's
+/// kernels and launch plan; its metadata, and an image per arch.
+struct LibImage {
+  std::string arch;  // sm_80, sm_90a
+  bool ptx = false;  // PTX (JIT-compiled by the driver) rather than a cubin
+  std::string bytes;
+};
+struct LibUnit {
+  std::string metadata;  // tmc --emit=meta (with "graphs" for a graph)
+  std::vector<LibImage> images;
+};
+
+/// The C header and source of library `name` over `units`: one function
+/// per kernel and per graph, loading the right image per device. Errors
+/// (a name that is not a C identifier, two functions of one name) go to
+/// `error`.
+bool GenerateLibrary(const std::string& name, const std::string& source_file, const std::vector<LibUnit>& units,
+                     std::string* header, std::string* source, std::string* error);
+
+/// tmc lib FILE.tm -o DIR/NAME: compiles the file's kernels (or --kernel
+/// ones) and --graph graphs for every --arch, writes NAME.h and
+/// libNAME.a (and libNAME.so with --shared). Returns the exit code.
+int LibCommand(const Options& o);
+
+}  // namespace tmc::driver
