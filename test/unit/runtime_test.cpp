@@ -7,6 +7,7 @@
 #include "runtime/graph_plan.h"
 #include "runtime/kernel_signature.h"
 #include "runtime/tmc_runtime.h"
+#include "tools/tmc/version.h"
 
 namespace tmc::runtime {
 namespace {
@@ -433,3 +434,21 @@ TEST(Half, ConvertsExactlyAndRoundsToNearestEven) {
 
 }  // namespace
 }  // namespace tmc::runtime
+
+// One version everywhere: the runtime's header and library, and the driver
+// (CMakeLists.txt's project version is checked against them by the
+// installed package's tests, which print it).
+TEST(RuntimeVersion, HeaderLibraryAndDriverAgree) {
+  EXPECT_STREQ(tmc_runtime_version(), TMC_RUNTIME_VERSION_STRING);
+  EXPECT_STREQ(TMC_RUNTIME_VERSION_STRING, tmc::driver::kTmcVersion);
+  EXPECT_EQ(std::to_string(TMC_RUNTIME_VERSION_MAJOR) + "." + std::to_string(TMC_RUNTIME_VERSION_MINOR) + "." +
+                std::to_string(TMC_RUNTIME_VERSION_PATCH),
+            TMC_RUNTIME_VERSION_STRING);
+}
+
+TEST(RuntimeErrors, SetErrorRecordsTheMessage) {
+  EXPECT_EQ(tmc_set_error(TMC_ERROR_SIGNATURE, "argument 1 is wrong"), TMC_ERROR_SIGNATURE);
+  EXPECT_STREQ(tmc_last_error(), "argument 1 is wrong");
+  int major = 0, minor = 0;
+  EXPECT_EQ(tmc_device_compute_capability(nullptr, &major, &minor), TMC_ERROR_INVALID_ARGUMENT);
+}
