@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "runtime/output_check.h"
 #include "runtime/json.h"
 
 namespace tmc::runtime {
@@ -408,6 +409,13 @@ bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_arg
   }
   for (size_t b = 0; b < sig.block.size(); ++b) out->block[b] = sig.block[b];
   return true;
+}
+
+uint64_t PackScalar(tmc_dtype dtype, const tmc_arg& a) {
+  uint64_t slot = 0;
+  if (dtype == TMC_F16 || dtype == TMC_BF16 || dtype == TMC_F32 || dtype == TMC_F64) SetElement(&slot, dtype, 0, a.value.f);
+  else std::memcpy(&slot, &a.value.i, DtypeBytes(dtype));  // little-endian
+  return slot;
 }
 
 }  // namespace tmc::runtime

@@ -66,6 +66,11 @@ struct CheckedLaunch {
 bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_args, CheckedLaunch* out,
                     std::string* error);
 
+/// A scalar argument as the kernel's parameter of type `dtype` holds it, in
+/// the low bytes of a 64-bit slot: floating-point types from `a.value.f`
+/// (f16 and bf16 rounded to nearest even), the others from `a.value.i`.
+uint64_t PackScalar(tmc_dtype dtype, const tmc_arg& a);
+
 /// "f16" -> TMC_F16.
 bool ParseDtype(const std::string& s, tmc_dtype* d);
 /// One parameter of the metadata ({"name", "kind", "dtype", "shape",

@@ -274,16 +274,8 @@ tmc_status tmc_launch(tmc_kernel* k, const tmc_arg* args, int num_args, tmc_stre
       std::memcpy(&slot, &v, sizeof v);
     } else {
       const tmc_arg& a = args[written++];
-      if (p.kind == tmc::runtime::ParamInfo::Kind::Tensor) {
-        slot = a.tensor.data;
-      } else if (p.dtype == TMC_F32) {
-        float f = static_cast<float>(a.value.f);
-        std::memcpy(&slot, &f, sizeof f);
-      } else if (p.dtype == TMC_F64) {
-        std::memcpy(&slot, &a.value.f, sizeof(double));
-      } else {
-        std::memcpy(&slot, &a.value.i, tmc::runtime::DtypeBytes(p.dtype));  // little-endian
-      }
+      if (p.kind == tmc::runtime::ParamInfo::Kind::Tensor) slot = a.tensor.data;
+      else slot = tmc::runtime::PackScalar(p.dtype, a);
     }
     params[i] = &slot;
   }

@@ -452,3 +452,20 @@ TEST(RuntimeErrors, SetErrorRecordsTheMessage) {
   int major = 0, minor = 0;
   EXPECT_EQ(tmc_device_compute_capability(nullptr, &major, &minor), TMC_ERROR_INVALID_ARGUMENT);
 }
+
+// Scalars reach the kernel in their parameter's type: f16 and bf16 as
+// half-precision bits (the C API passes them as doubles), not the double's
+// integer bits.
+TEST(RuntimeArguments, ScalarsArePackedInTheParametersType) {
+  tmc_arg a{};
+  a.value.f = 1.5;
+  EXPECT_EQ(tmc::runtime::PackScalar(TMC_F16, a), 0x3E00u);
+  EXPECT_EQ(tmc::runtime::PackScalar(TMC_BF16, a), 0x3FC0u);
+  EXPECT_EQ(tmc::runtime::PackScalar(TMC_F32, a), 0x3FC00000u);
+  EXPECT_EQ(tmc::runtime::PackScalar(TMC_F64, a), 0x3FF8000000000000u);
+  a.value.i = -2;
+  EXPECT_EQ(tmc::runtime::PackScalar(TMC_I32, a), 0xFFFFFFFEu);
+  EXPECT_EQ(tmc::runtime::PackScalar(TMC_I8, a), 0xFEu);
+  a.value.i = 1;
+  EXPECT_EQ(tmc::runtime::PackScalar(TMC_BOOL, a), 1u);
+}

@@ -309,7 +309,7 @@ int RunGraphCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags
         }
         const tmc_arg& a = kargs[written++];
         if (p.kind == runtime::ParamInfo::Kind::Tensor) slots[i] = a.tensor.data;
-        else runtime::SetElement(&slots[i], p.dtype, 0, p.dtype >= TMC_F16 ? a.value.f : static_cast<double>(a.value.i));
+        else slots[i] = runtime::PackScalar(p.dtype, a);  // as tmc_launch packs it
       }
       runtime::CpuLaunch cl;
       cl.kernel = cpu.kernels.at(fn->name);
