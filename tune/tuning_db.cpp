@@ -6,6 +6,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -160,7 +161,9 @@ std::unique_ptr<TuningDb> TuningDb::Open(const std::string& path, bool create, s
   if (create && fs::path(path).has_parent_path()) fs::create_directories(fs::path(path).parent_path(), ec);
   std::unique_ptr<TuningDb> db(new TuningDb);
   db->path_ = path;
-  int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX;
+  // Without `create`, read-only: showing or consulting a database never
+  // writes to it (nor adds tmc's tables to some other SQLite file).
+  int flags = (create ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_FULLMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db->db_, flags, nullptr) != SQLITE_OK) {
     *error = "cannot open the tuning database '" + path + "': " +
              (db->db_ ? sqlite3_errmsg(db->db_) : "out of memory");
@@ -168,11 +171,44 @@ std::unique_ptr<TuningDb> TuningDb::Open(const std::string& path, bool create, s
   }
   sqlite3_busy_timeout(db->db_, 30000);
   std::string why;
-  if (!db->Exec("PRAGMA journal_mode=WAL", &why) || !db->Exec(kSchema, &why)) {
-    *error = "'" + path + "' is not a usable tuning database (" + why + ")";
+  auto unusable = [&](const std::string& reason) {
+    *error = "'" + path + "' is not a usable tuning database (" + reason + ")";
     return nullptr;
+  };
+  // The tables, if any: a file with other tables is someone else's.
+  int tables = 0, ours = 0;
+  {
+    Statement q(db->db_, "SELECT name FROM sqlite_master WHERE type = 'table'");
+    if (!q.ok()) return unusable(sqlite3_errmsg(db->db_));
+    for (int rc; (rc = q.Step()) == SQLITE_ROW;) {
+      ++tables;
+      ours += q.ColText(0) == "best" || q.ColText(0) == "measurements";
+    }
+  }
+  if (tables > 0 && ours < 2) return unusable("its tables are not tmc's");
+  if (create && (!db->Exec("PRAGMA journal_mode=WAL", &why) || !db->Exec(kSchema, &why))) return unusable(why);
+  if (!create && tables == 0) return unusable("it has no tables");
+  // Every column tmc reads (an older or foreign schema fails here).
+  for (const char* probe : {"SELECT kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, metric, "
+                            "metric_kind, created FROM best LIMIT 0",
+                            "SELECT kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, status, "
+                            "metric, metric_kind, registers, spill_bytes, shared_bytes, reason, created FROM "
+                            "measurements LIMIT 0"}) {
+    Statement q(db->db_, probe);
+    if (!q.ok()) return unusable(sqlite3_errmsg(db->db_));
   }
   return db;
+}
+
+bool TuningDb::RemoveBest(const TuningKey& key, const Shape& shape, std::string* error) {
+  Statement s(db_,
+              "DELETE FROM best WHERE kernel = ?1 AND source_hash = ?2 AND arch = ?3 AND dtypes = ?4 AND "
+              "device = ?5 AND tmc_version = ?6 AND shape = ?7");
+  if (!s.ok()) return *error = Error(db_, "cannot prepare a delete"), false;
+  BindKey(s, key);
+  s.Text(7, ShapeText(shape));
+  if (s.Step() != SQLITE_DONE) return *error = Error(db_, "cannot remove the best candidate"), false;
+  return true;
 }
 
 TuningDb::~TuningDb() { sqlite3_close(db_); }
@@ -326,6 +362,9 @@ bool TuningDb::ImportJson(const std::string& text, std::string* error) {
   if (!runtime::ParseJson(text, &doc, &why)) return *error = "not JSON: " + why, false;
   const runtime::Json* format = doc.Get("format");
   if (!format || format->str != "tmc-tuning-db") return *error = "not a tmc tuning database export", false;
+  const runtime::Json* version = doc.Get("version");
+  if (!version || version->kind != runtime::Json::Kind::Number || version->number != 1)
+    return *error = "an export of version 1 is expected (this tmc reads no other)", false;
   auto str = [&](const runtime::Json& o, const char* name, std::string* out) {
     const runtime::Json* f = o.Get(name);
     if (!f || f->kind != runtime::Json::Kind::String) return false;
@@ -338,6 +377,10 @@ bool TuningDb::ImportJson(const std::string& text, std::string* error) {
     *out = f->number;
     return true;
   };
+  // What a valid entry holds: tmc's statuses and metric kinds, finite
+  // metrics >= 0, counts and times that fit.
+  auto valid_kind = [](const std::string& k) { return k == kMeasured || k == kModel; };
+  auto count = [](double v, double limit) { return std::isfinite(v) && v >= 0 && v <= limit && v == std::floor(v); };
   auto key = [&](const runtime::Json& o, TuningKey* k) {
     return str(o, "kernel", &k->kernel) && str(o, "source_hash", &k->source_hash) && str(o, "arch", &k->arch) &&
            str(o, "dtypes", &k->dtypes) && str(o, "device", &k->device) && str(o, "tmc_version", &k->tmc_version);
@@ -358,6 +401,11 @@ bool TuningDb::ImportJson(const std::string& text, std::string* error) {
         !num(o, "spill_bytes", &spill) || !num(o, "shared_bytes", &smem) || !str(o, "reason", &m.reason) ||
         !num(o, "created", &created) || !ParseShapeText(shape))
       return *error = "measurement " + std::to_string(i) + " lacks a field or has a bad one", false;
+    static const char* kStatuses[] = {"ok", "dropped", "wrong", "failed"};
+    if (std::find(std::begin(kStatuses), std::end(kStatuses), m.status) == std::end(kStatuses) ||
+        !valid_kind(m.metric_kind) || !std::isfinite(m.metric) || m.metric < 0 || !count(regs, 1 << 20) ||
+        !count(spill, 1e9) || !count(smem, 1e9) || !count(created, 1e13) || !ParseShapeText(shape))
+      return *error = "measurement " + std::to_string(i) + " has an invalid value", false;
     m.shape = *ParseShapeText(shape);
     m.registers = static_cast<int>(regs);
     m.spill_bytes = static_cast<int>(spill);
@@ -373,6 +421,8 @@ bool TuningDb::ImportJson(const std::string& text, std::string* error) {
     if (!key(o, &b.key) || !str(o, "shape", &shape) || !str(o, "params", &b.params) || !num(o, "metric", &b.metric) ||
         !str(o, "metric_kind", &b.metric_kind) || !num(o, "created", &created) || !ParseShapeText(shape))
       return *error = "best entry " + std::to_string(i) + " lacks a field or has a bad one", false;
+    if (!valid_kind(b.metric_kind) || !std::isfinite(b.metric) || b.metric < 0 || !count(created, 1e13))
+      return *error = "best entry " + std::to_string(i) + " has an invalid value", false;
     b.shape = *ParseShapeText(shape);
     b.created = static_cast<int64_t>(created);
     if (!UpsertBest(db_, b, error)) return false;

@@ -52,8 +52,9 @@ struct BestEntry {
 
 class TuningDb {
  public:
-  /// Opens (creating when `create`, with its directory) the database at
-  /// `path`; nullptr with `error` when it cannot.
+  /// Opens the database at `path`: with `create`, read-write, creating it
+  /// (and its directory) if needed; without, read-only. nullptr with
+  /// `error` when it cannot, or when the file is not a tmc database.
   static std::unique_ptr<TuningDb> Open(const std::string& path, bool create, std::string* error);
   ~TuningDb();
   TuningDb(const TuningDb&) = delete;
@@ -66,6 +67,9 @@ class TuningDb {
   /// Makes `e` the best for its key and shape unless a better one is
   /// there (measured beats modelled; then the lower metric).
   bool OfferBest(const BestEntry& e, std::string* error);
+
+  /// Forgets the best entry of `key` and `shape` (a re-tune found it wrong).
+  bool RemoveBest(const TuningKey& key, const Shape& shape, std::string* error);
 
   std::vector<BestEntry> AllBest(std::string* error = nullptr) const;
   std::vector<Measurement> AllMeasurements(std::string* error = nullptr) const;

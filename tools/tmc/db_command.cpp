@@ -1,7 +1,9 @@
 // tmc db: show, export, import and merge tuning databases.
 #include <fmt/format.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 
 #include "frontend/compilation.h"
@@ -15,7 +17,9 @@ namespace {
 std::string When(int64_t t) {
   char buf[32];
   std::time_t tt = static_cast<std::time_t>(t);
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", std::gmtime(&tt));
+  std::tm parts{};
+  if (t < 0 || !gmtime_r(&tt, &parts) || !std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M", &parts))
+    return "time " + std::to_string(t);
   return buf;
 }
 
@@ -50,13 +54,19 @@ int DbCommand(const Options& o) {
     return 1;
   }
   if (action == "show") {
-    std::fputs(Show(*db).c_str(), stdout);
+    if (std::fputs(Show(*db).c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+      std::fprintf(stderr, "tmc: error: cannot write to standard output: %s\n", std::strerror(errno));
+      return 1;
+    }
     return 0;
   }
   if (action == "export") {
     std::string json = db->ExportJson();
     if (o.output.empty() || o.output == "-") {
-      std::fputs(json.c_str(), stdout);
+      if (std::fputs(json.c_str(), stdout) < 0 || std::fflush(stdout) != 0) {
+        std::fprintf(stderr, "tmc: error: cannot write the export to standard output: %s\n", std::strerror(errno));
+        return 1;
+      }
       return 0;
     }
     if (!WriteFile(o.output, json, &error)) {

@@ -508,8 +508,11 @@ int LibCommand(const Options& given) {
     TextDiagnosticPrinter printer(sm, stderr);
     DiagnosticEngine diags(sm, printer);
     ApplyDiagnosticOptions(part, diags);
+    // -D applies to every kernel of the library, not to the last --kernel.
+    part.kernel.clear();
     if (!part.graph.empty() && !PrepareGraphKernels(&part, sm, diags)) return 1;
-    ApplyTunedParams(&part);
+    if (!part.graph.empty() && !part.shapes.empty() && !CheckGraphShapeSymbols(part, diags)) return 1;
+    if (!ApplyTunedParams(&part)) return 1;
     Compilation comp(sm, diags, FrontendOptions(part));
     sema::CheckedModule* m = comp.CompileFile(path);
     if (!m || !m->ok || diags.HasErrors()) return 1;

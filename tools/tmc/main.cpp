@@ -188,7 +188,8 @@ int RealMain(int argc, char** argv) {
   // for tmc run (which then checks what a compile would deploy).
   bool plain_compile = o.command == "compile" && !o.all_candidates && !o.split_input_file && o.op.empty() &&
                        !o.verify_diagnostics && !o.parse_only;
-  if (plain_compile || (o.command == "run" && o.op.empty())) ApplyTunedParams(&o);
+  if (plain_compile && !o.graph.empty() && !o.shapes.empty() && !CheckGraphShapeSymbols(o, diags)) return 1;
+  if ((plain_compile || (o.command == "run" && o.op.empty())) && !ApplyTunedParams(&o)) return 1;
   if (o.command == "run") {
     int rc = o.graph.empty()    ? RunKernelCommand(o, sm, diags)
              : o.kernel.empty() ? RunGraphCommand(o, sm, diags)

@@ -1,6 +1,7 @@
 #include "tools/tmc/tuned_params.h"
 
 #include <filesystem>
+#include <set>
 
 #include "support/json_string.h"
 #include "tools/tmc/driver_support.h"
@@ -23,8 +24,10 @@ class Silent : public DiagnosticConsumer {
 
 std::string SourceHash(const SourceManager& sm) {
   std::string all;
+  // Contents only, not paths: the same file named another way
+  // (./k.tm, an absolute path, another -I spelling) is the same source.
   for (uint32_t f = 0; f < sm.FileCount(); ++f) {
-    all += std::string(sm.Path(f)) + '\0' + std::to_string(sm.Contents(f).size()) + '\0';
+    all += std::to_string(sm.Contents(f).size()) + '\0';
     all += sm.Contents(f);
   }
   return tune::CompileCache::Digest(all);
@@ -60,24 +63,48 @@ bool DefinedByUser(const Options& o, const std::string& kernel, const std::strin
   return o.defines.count(param) && (o.kernel.empty() || o.kernel == kernel);
 }
 
-void ApplyTunedParams(Options* o) {
-  if (o->no_tuning_db) return;
+bool ApplyTunedParams(Options* o) {
+  bool use_db = !o->no_tuning_db;
   std::string path = o->db_path.empty() ? tune::DefaultDbPath() : o->db_path;
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return;
+  if (use_db && !std::filesystem::exists(path, ec)) use_db = false;
+  // Without a database there is nothing to look up; --shape is still
+  // checked (a misspelt symbol would silently choose nothing).
+  // (tmc run checks its kernel's symbols itself, and its kernel may come
+  // from an import.)
+  bool check_symbols = o->command != "run" && o->graph.empty() && !o->shapes.empty();
+  if (!use_db && !check_symbols) return true;
+  std::unique_ptr<tune::TuningDb> db;
   std::string error;
-  auto db = tune::TuningDb::Open(path, /*create=*/false, &error);
-  if (!db) {
+  if (use_db && !(db = tune::TuningDb::Open(path, /*create=*/false, &error)))
     std::fprintf(stderr, "tmc: warning: %s; compiling without tuned parameters\n", error.c_str());
-    return;
-  }
   SourceManager sm;
   Silent silent;
   DiagnosticEngine diags(sm, silent);
   Compilation comp(sm, diags, FrontendOptions(*o));
   sema::CheckedModule* m = comp.CompileFile(o->inputs.front());
-  if (!m || diags.HasErrors()) return;
+  if (!m || diags.HasErrors()) return true;  // the compile proper reports it
+  if (check_symbols) {
+    std::set<std::string> symbols;
+    for (const ast::Decl* d : m->ast->decls)
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d))
+        for (const ast::Param& p : k->params)
+          if (p.type.is_tensor)
+            for (const ast::Expr* dim : p.type.dims)
+              if (auto* n = ast::dyn_cast<ast::NameExpr>(dim)) symbols.insert(n->name);
+    for (const auto& [name, v] : o->shapes)
+      if (!symbols.count(name)) {
+        std::string list;
+        for (const std::string& sym : symbols) list += (list.empty() ? "" : ", ") + sym;
+        std::fprintf(stderr, "tmc: error: --shape gives '%s', which no kernel of '%s' has (%s)\n", name.c_str(),
+                     o->inputs.front().c_str(), list.empty() ? "it has no shape symbols" : ("they have " + list).c_str());
+        return false;
+      }
+  }
+  if (!db) return true;
   std::string hash = SourceHash(sm);
+  std::vector<tune::Measurement> measured;
+  bool measured_read = false;
   for (const ast::Decl* d : m->ast->decls) {
     auto* k = ast::dyn_cast<ast::KernelDecl>(d);
     if (!k) continue;
@@ -96,16 +123,47 @@ void ApplyTunedParams(Options* o) {
         shape = tune::Shape(shapes.begin(), shapes.end());
       }
     // Entries tuned with these -D values first; else those tuned with the
-    // element types alone, -D overriding their values.
+    // element types alone, where -D overrides values: then the best
+    // candidate measured there that agrees with every -D value (another
+    // combination may break the kernel's `where`), else the defaults.
     tune::TuningKey key{name, hash, o->arch, FixedValuesText(inst, *o, name), "", kTmcVersion};
     std::optional<tune::BestEntry> best = db->Lookup(key, shape);
+    std::string note;
     if (!best) {
       Options types_only = *o;
       types_only.defines.clear();
       key.dtypes = FixedValuesText(inst, types_only, name);
       best = db->Lookup(key, shape);
+      std::optional<ParamValues> values = best ? ParseParamValues(best->params) : std::nullopt;
+      auto agrees = [&](const ParamValues& pv) {
+        for (const auto& [p, v] : pv)
+          if (DefinedByUser(*o, name, p) && o->defines.at(p) != v) return false;
+        return true;
+      };
+      if (values && !agrees(*values)) {
+        if (!measured_read) measured = db->AllMeasurements(), measured_read = true;
+        const tune::Measurement* pick = nullptr;
+        for (const tune::Measurement& me : measured) {
+          std::optional<ParamValues> pv = ParseParamValues(me.params);
+          if (me.status != "ok" || me.key.kernel != name || me.key.source_hash != hash || me.key.arch != o->arch ||
+              me.key.dtypes != key.dtypes || me.key.tmc_version != kTmcVersion || me.key.device != best->key.device ||
+              me.shape != best->shape || !pv || !agrees(*pv))
+            continue;
+          if (!pick || me.metric < pick->metric) pick = &me;
+        }
+        if (pick) {
+          best->params = pick->params;
+          best->metric = pick->metric;
+          note = ", the best with the -D values";
+        } else {
+          best.reset();
+        }
+      }
     }
     std::optional<ParamValues> values = best ? ParseParamValues(best->params) : std::nullopt;
+    if (best && !values)
+      std::fprintf(stderr, "tmc: warning: the tuning database has unreadable values '%s' for '%s'; using the defaults\n",
+                   best->params.c_str(), name.c_str());
     auto& sources = o->param_sources[name];
     for (const auto& [p, v] : inst.ct_values) {
       if (DefinedByUser(*o, name, p)) {
@@ -118,10 +176,11 @@ void ApplyTunedParams(Options* o) {
         if (tp == p) {
           o->kernel_defines[name][p] = tv;
           sources[p] = "tuned (" + path + ", " + best->metric_kind + " " + std::to_string(best->metric) +
-                       ", tuned for " + tune::ShapeText(best->shape) + ")";
+                       ", tuned for " + tune::ShapeText(best->shape) + note + ")";
         }
     }
   }
+  return true;
 }
 
 std::string MetadataWithParamSources(const std::string& metadata, const Options& o) {

@@ -12,8 +12,9 @@
 namespace tmc::driver {
 
 /// The hash the tuning database keys a file's kernels by: SHA-256 over the
-/// path and text of every file a compile of it read (the file and its
-/// imports), so that editing the kernel or anything it imports retunes.
+/// text of every file a compile of it read (the file and its imports), so
+/// that editing the kernel or anything it imports retunes, whatever path
+/// names the file.
 std::string SourceHash(const SourceManager& sm);
 
 /// What the tuning database keys a kernel's fixed values by: its type
@@ -31,8 +32,9 @@ bool DefinedByUser(const Options& o, const std::string& kernel, const std::strin
 /// database's best values for `o->shapes` go into `o->kernel_defines`
 /// (those -D gives stay), and `o->param_sources` says where each value
 /// came from. Nothing happens without a database, with --no-tuning-db, or
-/// when the file does not compile (the compile proper reports why).
-void ApplyTunedParams(Options* o);
+/// when the file does not compile (the compile proper reports why). False
+/// (with the error printed) when --shape names a symbol no kernel has.
+bool ApplyTunedParams(Options* o);
 
 /// --emit=meta's output with a "parameter_sources" entry: for each kernel,
 /// where each compile-time value came from ("-D", "default", "tuned (...)").
