@@ -40,6 +40,37 @@ bool IsCIdentifier(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+// Names a generated function, library or parameter must not take: C and
+// C++ keywords, the types and macros the header uses, `main`, the
+// runtime's own prefix, and the C library's common functions (a kernel
+// named `malloc` would replace libc's in every program that links it).
+std::string ReservedWhy(const std::string& name) {
+  static const std::set<std::string> kKeywords = {
+      "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
+      "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
+      "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
+      "_Complex", "_Imaginary", "_Alignas", "_Alignof", "_Atomic", "_Generic", "_Noreturn", "_Static_assert",
+      "_Thread_local", "alignas", "alignof", "and", "and_eq", "asm", "bitand", "bitor", "bool", "catch", "char16_t",
+      "char32_t", "char8_t", "class", "compl", "concept", "consteval", "constexpr", "constinit", "const_cast",
+      "co_await", "co_return", "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export", "false",
+      "friend", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq",
+      "private", "protected", "public", "reinterpret_cast", "requires", "static_assert", "static_cast", "template",
+      "this", "thread_local", "throw", "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor",
+      "xor_eq", "NULL", "size_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+      "uint64_t", "main"};
+  static const std::set<std::string> kLibc = {
+      "abort", "abs", "atexit", "atof", "atoi", "atol", "bsearch", "calloc", "ceil", "clock", "close", "cos", "div",
+      "errno", "exit", "exp", "fabs", "fclose", "fflush", "floor", "fmax", "fmin", "fopen", "fprintf", "fputs",
+      "fread", "free", "fwrite", "getenv", "labs", "log", "longjmp", "malloc", "memcmp", "memcpy", "memmove", "memset",
+      "open", "pow", "printf", "puts", "qsort", "raise", "rand", "read", "realloc", "round", "setjmp", "signal", "sin",
+      "snprintf", "sprintf", "sqrt", "srand", "strcat", "strcmp", "strcpy", "strlen", "strncmp", "strncpy", "system",
+      "tan", "time", "write", "stdin", "stdout", "stderr", "pthread_mutex_lock", "pthread_mutex_unlock"};
+  if (kKeywords.count(name)) return "a C or C++ keyword or a name the header uses";
+  if (kLibc.count(name)) return "a function of the C library";
+  if (name.rfind("tmc_", 0) == 0 || name.rfind("TMC_", 0) == 0) return "the runtime's prefix";
+  return "";
+}
+
 const char* CType(tmc_dtype d) {
   switch (d) {
     case TMC_BOOL: return "bool";
@@ -152,28 +183,50 @@ std::string Command(const std::vector<std::string>& argv) {
   return s;
 }
 
-// The runtime's header and library, installed beside tmc (PREFIX/bin/tmc,
-// PREFIX/include/tmc, PREFIX/lib) or in the build tree (build/bin/tmc,
-// build/runtime, the sources' runtime/).
+// The runtime's header and library: --runtime-dir (or $TMC_RUNTIME_DIR:
+// one directory with tmc_runtime.h and libtmc_runtime.so, or a prefix with
+// include/tmc and lib), else installed beside tmc (PREFIX/bin/tmc,
+// PREFIX/include/tmc, PREFIX/lib), else the build tree tmc was built in.
 struct RuntimePaths {
-  std::string include_dir, lib_dir;
+  std::string include_dir, lib_dir;  // lib_dir: empty when no library was found
 };
 
-RuntimePaths FindRuntime() {
+bool FindRuntime(const std::string& given, RuntimePaths* out, std::string* error) {
   std::error_code ec;
+  auto has_lib = [&](const fs::path& d) {
+    return fs::exists(d / "libtmc_runtime.so", ec) || fs::exists(d / "libtmc_runtime.a", ec);
+  };
+  auto try_prefix = [&](const fs::path& prefix) {
+    if (!fs::exists(prefix / "include" / "tmc" / "tmc_runtime.h", ec)) return false;
+    out->include_dir = (prefix / "include" / "tmc").string();
+    for (const char* lib : {"lib", "lib64", "lib/x86_64-linux-gnu"})
+      if (has_lib(prefix / lib)) out->lib_dir = (prefix / lib).string();
+    return true;
+  };
+  auto try_flat = [&](const fs::path& dir) {
+    if (!fs::exists(dir / "tmc_runtime.h", ec)) return false;
+    out->include_dir = dir.string();
+    if (has_lib(dir)) out->lib_dir = dir.string();
+    return true;
+  };
+  const char* env = std::getenv("TMC_RUNTIME_DIR");
+  std::string wanted = !given.empty() ? given : env && *env ? env : "";
+  if (!wanted.empty()) {
+    if (try_flat(wanted) || try_prefix(wanted)) return true;
+    *error = "no tmc_runtime.h in '" + wanted + "' (nor in its include/tmc)";
+    return false;
+  }
   fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   fs::path prefix = exe.parent_path().parent_path();
-  RuntimePaths p;
-  if (fs::exists(prefix / "include" / "tmc" / "tmc_runtime.h", ec)) {
-    p.include_dir = (prefix / "include" / "tmc").string();
-    for (const char* lib : {"lib", "lib64", "lib/x86_64-linux-gnu"})
-      if (fs::exists(prefix / lib / "libtmc_runtime.so", ec) || fs::exists(prefix / lib / "libtmc_runtime.a", ec))
-        p.lib_dir = (prefix / lib).string();
-  } else {
-    p.include_dir = TMC_RUNTIME_SOURCE_DIR;
-    p.lib_dir = (prefix / "runtime").string();
+  if (try_prefix(prefix)) return true;
+  if (fs::exists(fs::path(TMC_RUNTIME_SOURCE_DIR) / "tmc_runtime.h", ec)) {
+    out->include_dir = TMC_RUNTIME_SOURCE_DIR;
+    if (has_lib(prefix / "runtime")) out->lib_dir = (prefix / "runtime").string();
+    return true;
   }
-  return p;
+  *error = "cannot find the runtime's header tmc_runtime.h beside tmc (" + prefix.string() +
+           "/include/tmc) or in the sources it was built from; install tmc (cmake --install) or give --runtime-dir DIR";
+  return false;
 }
 
 }  // namespace
@@ -237,8 +290,21 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
       }
     }
   }
+  for (const std::string& n : {name, name + "_load"})
+    if (std::string why = ReservedWhy(n); !why.empty())
+      return *error = "the library name '" + name + "' cannot be used ('" + n + "' is " + why +
+                      "): choose another with -o DIR/NAME",
+             false;
   for (const CFunction& f : functions) {
     if (!IsCIdentifier(f.name)) return *error = "'" + f.name + "' is not a C identifier", false;
+    if (std::string why = ReservedWhy(f.name); !why.empty())
+      return *error = std::string(f.graph ? "graph" : "kernel") + " '" + f.name + "' cannot be a C function: its name is " +
+                      why + " (rename it, or leave it out with --kernel/--graph)",
+             false;
+    for (const CParam& p : f.params)
+      if (std::string why = ReservedWhy(p.name); !why.empty())
+        return *error = "parameter '" + p.name + "' of '" + f.name + "' cannot be a C parameter: its name is " + why,
+               false;
     std::vector<std::string> names = {f.name};
     if (f.graph) names.insert(names.end(), {f.name + "_workspace_size", f.name + "_with_workspace"});
     for (const std::string& n : names)
@@ -553,26 +619,35 @@ int LibCommand(const Options& given) {
 
   std::string header, source, error;
   if (!GenerateLibrary(name, path, units, &header, &source, &error)) return fail(error);
+  RuntimePaths rt;
+  if (!FindRuntime(given.runtime_dir, &rt, &error)) return fail(error);
+  if (given.lib_shared && rt.lib_dir.empty())
+    return fail("--shared links libtmc_runtime, which is not beside its header in '" + rt.include_dir +
+                "' (give --runtime-dir DIR)");
   fs::path h = dir / (name + ".h"), c = dir / (name + ".c"), o = dir / (name + ".o");
-  if (!WriteFile(h.string(), header, &error) || !WriteFile(c.string(), source, &error)) return fail(error);
-  RuntimePaths rt = FindRuntime();
+  fs::path a = dir / ("lib" + name + ".a"), so = dir / ("lib" + name + ".so");
+  // A failed build leaves nothing half made behind.
+  auto fail_clean = [&](const std::string& message) {
+    for (const fs::path& f : {h, c, o, a, so}) fs::remove(f, ec);
+    return fail(message);
+  };
+  if (!WriteFile(h.string(), header, &error) || !WriteFile(c.string(), source, &error)) return fail_clean(error);
   const char* cc_env = std::getenv("CC");
   std::string cc = cc_env && *cc_env ? cc_env : "cc";
   std::vector<std::string> compile = {cc, "-std=c11", "-O2", "-fPIC", "-I", dir.string(), "-I", rt.include_dir, "-c",
                                       c.string(), "-o", o.string()};
   ProcessResult r = Run(compile);
-  if (r.exit_code != 0) return fail("the C compiler failed on the generated source:\n" + Command(compile) + "\n" + r.output);
-  fs::path a = dir / ("lib" + name + ".a");
+  if (r.exit_code != 0)
+    return fail_clean("the C compiler failed on the generated source:\n" + Command(compile) + "\n" + r.output);
   fs::remove(a, ec);
   std::vector<std::string> archive = {"ar", "rcs", a.string(), o.string()};
   r = Run(archive);
-  if (r.exit_code != 0) return fail("ar failed:\n" + Command(archive) + "\n" + r.output);
+  if (r.exit_code != 0) return fail_clean("ar failed:\n" + Command(archive) + "\n" + r.output);
   if (given.lib_shared) {
-    fs::path so = dir / ("lib" + name + ".so");
     std::vector<std::string> link = {cc, "-shared", "-o", so.string(), o.string(), "-Wl,-soname,lib" + name + ".so",
                                      "-L", rt.lib_dir, "-Wl,-rpath," + rt.lib_dir, "-ltmc_runtime"};
     r = Run(link);
-    if (r.exit_code != 0) return fail("linking the shared library failed:\n" + Command(link) + "\n" + r.output);
+    if (r.exit_code != 0) return fail_clean("linking the shared library failed:\n" + Command(link) + "\n" + r.output);
   }
   fs::remove(o, ec);
   if (!given.lib_keep_source) fs::remove(c, ec);
@@ -585,10 +660,10 @@ int LibCommand(const Options& given) {
     };
     std::string rule = escape(fs::absolute(a, ec).string()) + " " + escape(fs::absolute(h, ec).string()) + ":";
     for (const std::string& f : read) rule += " \\\n  " + escape(f);
-    if (!WriteFile(given.depfile, rule + "\n", &error)) return fail(error);
+    if (!WriteFile(given.depfile, rule + "\n", &error)) return fail_clean(error);
   }
   std::fprintf(stderr, "tmc lib: %s and %s%s (%zu part%s, %s)\n", h.string().c_str(), a.string().c_str(),
-               given.lib_shared ? (" and " + (dir / ("lib" + name + ".so")).string()).c_str() : "", units.size(),
+               given.lib_shared ? (" and " + so.string()).c_str() : "", units.size(),
                units.size() == 1 ? "" : "s", [&] {
                  std::string s;
                  for (const LibImage& im : units.front().images) s += (s.empty() ? "" : ", ") + im.arch + (im.ptx ? " PTX" : " cubin");

@@ -96,6 +96,7 @@ struct Options {
   bool lib_shared = false;               // --shared: also libNAME.so
   bool lib_keep_source = false;          // --keep-source: keep NAME.c
   std::string depfile;                   // --depfile FILE: the files read, for build systems
+  std::string runtime_dir;               // --runtime-dir DIR: tmc_runtime.h and libtmc_runtime
   // tmc mapping
   std::optional<int64_t> worker;
   std::optional<int64_t> threads;
