@@ -7,10 +7,12 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
+#include <thread>
 #include <tuple>
 
 #include "runtime/json.h"
@@ -185,8 +187,29 @@ std::unique_ptr<TuningDb> TuningDb::Open(const std::string& path, bool create, s
       ours += q.ColText(0) == "best" || q.ColText(0) == "measurements";
     }
   }
-  if (tables > 0 && ours < 2) return unusable("its tables are not tmc's");
-  if (create && (!db->Exec("PRAGMA journal_mode=WAL", &why) || !db->Exec(kSchema, &why))) return unusable(why);
+  // (Another tmc creating the schema at the same moment may have made one
+  // of the two tables yet: only tables of other names make it foreign.)
+  if (tables > ours) return unusable("its tables are not tmc's");
+  if (create) {
+    // The schema in one transaction: a concurrent opener sees both tables
+    // or neither. Switching to WAL needs the file to itself, and SQLite
+    // does not wait for that (its busy handler would risk a deadlock):
+    // another process creating the file at the same moment makes it
+    // retry, for up to 30 s.
+    bool done = false;
+    for (int attempt = 0; attempt < 1500 && !done; ++attempt) {
+      why.clear();
+      if (db->Exec("PRAGMA journal_mode=WAL", &why)) {
+        Transaction t(db->db_);
+        done = t.ok() && db->Exec(kSchema, &why) && t.Commit();
+        if (!done && why.empty()) why = sqlite3_errmsg(db->db_);
+      }
+      int code = sqlite3_errcode(db->db_);
+      if (!done && code != SQLITE_BUSY && code != SQLITE_LOCKED) break;
+      if (!done) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    if (!done) return unusable(why);
+  }
   if (!create && tables == 0) return unusable("it has no tables");
   // Every column tmc reads (an older or foreign schema fails here).
   for (const char* probe : {"SELECT kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, metric, "

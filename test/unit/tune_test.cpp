@@ -159,6 +159,22 @@ TEST(TuningDb, ConcurrentWritersLoseNothing) {
   EXPECT_EQ(db->AllMeasurements().size(), 100u);
 }
 
+TEST(TuningDb, ConcurrentCreationOfOneFile) {
+  // Two tuners creating the same new database at once: both succeed.
+  std::string dir = TempDir("create");
+  for (int round = 0; round < 20; ++round) {
+    std::string path = dir + "/t" + std::to_string(round) + ".db";
+    std::string e1, e2;
+    std::unique_ptr<TuningDb> a, b;
+    std::thread t1([&] { a = TuningDb::Open(path, true, &e1); });
+    std::thread t2([&] { b = TuningDb::Open(path, true, &e2); });
+    t1.join();
+    t2.join();
+    ASSERT_TRUE(a) << "round " << round << ": " << e1;
+    ASSERT_TRUE(b) << "round " << round << ": " << e2;
+  }
+}
+
 TEST(CompileCache, HitMissAndCorruption) {
   CompileCache cache(TempDir("cache"));
   std::string key = CompileCache::Digest("kernel source + options");

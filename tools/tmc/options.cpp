@@ -190,21 +190,21 @@ const Flag kFlags[] = {
      [](Options* o, const std::string& v, std::string*) { return o->output = v, true; }},
     {"--arch", Form::Separate, "SM", kCompile | kRun | kTune | kLib,
      "target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a\n(tmc lib: a list, sm_80,sm_90a)", SetArch},
-    {"-O0", Form::Switch, nullptr, kCompile, "LLVM optimization level for llvm, ptx and cubin\n(-O0 to -O3; default -O3)",
+    {"-O0", Form::Switch, nullptr, kCompile | kTune | kLib, "LLVM optimization level for llvm, ptx and cubin\n(-O0 to -O3; default -O3)",
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 0, true; }},
-    {"-O1", Form::Switch, nullptr, kCompile, nullptr,
+    {"-O1", Form::Switch, nullptr, kCompile | kTune | kLib, nullptr,
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 1, true; }},
-    {"-O2", Form::Switch, nullptr, kCompile, nullptr,
+    {"-O2", Form::Switch, nullptr, kCompile | kTune | kLib, nullptr,
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 2, true; }},
-    {"-O3", Form::Switch, nullptr, kCompile, nullptr,
+    {"-O3", Form::Switch, nullptr, kCompile | kTune | kLib, nullptr,
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 3, true; }},
-    {"-ffp-contract=", Form::Joined, "fast|off", kCompile | kRun,
+    {"-ffp-contract=", Form::Joined, "fast|off", kCompile | kRun | kTune | kLib,
      "fuse a * b + c into one fma (fast, the default, as nvcc\n--fmad=true) or keep each rounding (off)",
      [](Options* o, const std::string& v, std::string* e) {
        if (v != "fast" && v != "off" && v != "on") return Error(e, "invalid value '" + v + "' in '-ffp-contract=" + v + "'; expected fast or off");
        return o->fp_contract = v != "off", true;
      }},
-    {"-findex-bits=", Form::Joined, "32|64", kCompile | kRun,
+    {"-findex-bits=", Form::Joined, "32|64", kCompile | kRun | kTune | kLib,
      "width of element offsets into global tensors on the GPU:\n32 (default; the runtime refuses tensors of 2^31 or\nmore elements) or 64",
      [](Options* o, const std::string& v, std::string* e) {
        if (v != "32" && v != "64") return Error(e, "invalid value '" + v + "' in '-findex-bits=" + v + "'; expected 32 or 64");
@@ -549,9 +549,12 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     if (!flag) return Fail("unknown option '" + a + "'", command);
     if (missing_value) return Fail("missing value after '" + a + "'", command);
     if (!(flag->commands & command)) {
-      std::string users;
+      std::vector<std::string> names;
       for (unsigned c : {kCompile, kRun, kMapping, kTune, kDb, kLib})
-        if (flag->commands & c) users += (users.empty() ? "'" : " and '") + std::string(CommandName(c)) + "'";
+        if (flag->commands & c) names.push_back("'" + std::string(CommandName(c)) + "'");
+      std::string users;
+      for (size_t n = 0; n < names.size(); ++n)
+        users += (n == 0 ? "" : n + 1 == names.size() ? " and " : ", ") + names[n];
       return Fail("option '" + std::string(flag->name) + "' is not used by '" + CommandName(command) +
                       "' (it is an option of " + users + ")",
                   command);

@@ -235,6 +235,9 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
     if (!o.graph.empty()) argv.insert(argv.begin() + 3, {"--graph", o.graph});
     for (const std::string& dir : o.include_dirs) argv.insert(argv.end(), {"-I", dir});
     for (const auto& [p, v] : t.compiled.params) argv.insert(argv.end(), {"-D", p + "=" + CtValueString(v)});
+    // The same arithmetic as the compiled candidate's.
+    if (!o.fp_contract) argv.push_back("-ffp-contract=off");
+    if (o.index_bits != 32) argv.push_back("-findex-bits=" + std::to_string(o.index_bits));
     return argv;
   };
   auto filter = [&](Trial& t) {
@@ -263,6 +266,23 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
       }
       why.clear();
     }
+    // The runtime refuses tensors of 2^31 elements or more for a kernel
+    // with 32-bit offsets (docs/codegen.md): such a shape is not served.
+    if (why.empty() && t.sig.index_bits == 32)
+      for (const runtime::ParamInfo& p : t.sig.params) {
+        if (p.kind != runtime::ParamInfo::Kind::Tensor) continue;
+        double elements = 1;
+        for (const std::string& d : p.shape) {
+          std::string derr;
+          elements *= static_cast<double>(runtime::EvalFormula(d, names, &derr).value_or(1));
+        }
+        if (elements >= 2147483648.0) {
+          why = fmt::format("does not serve the shape: '{}' has {:.0f} elements, 2^31 or more with 32-bit offsets "
+                            "(tune with -findex-bits=64)",
+                            p.name, elements);
+          break;
+        }
+      }
     t.blocks = 1;
     for (const std::string& g : t.sig.grid) {
       std::string gerr;
