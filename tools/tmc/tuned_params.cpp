@@ -1,5 +1,6 @@
 #include "tools/tmc/tuned_params.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -168,6 +169,14 @@ bool ApplyTunedParams(Options* o) {
     for (const auto& [p, v] : inst.ct_values) {
       if (DefinedByUser(*o, name, p)) {
         sources[p] = "-D";
+        continue;
+      }
+      // One candidate value (a graph's kernel has its element types fixed
+      // this way): nothing to choose.
+      auto cands = std::find_if(inst.ct_candidates.begin(), inst.ct_candidates.end(),
+                                [&](const auto& c) { return c.first == p; });
+      if (cands != inst.ct_candidates.end() && cands->second.size() == 1) {
+        sources[p] = "fixed (its only candidate)";
         continue;
       }
       sources[p] = "default";
