@@ -80,6 +80,11 @@ TuningKey ReadKey(const Statement& s) {
 constexpr const char* kBestColumns =
     "kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, metric, metric_kind, created";
 
+// The columns of `measurements`, in the order AllMeasurements reads them.
+constexpr const char* kMeasurementColumns =
+    "kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, status, metric, metric_kind, registers, "
+    "spill_bytes, shared_bytes, reason, created";
+
 BestEntry ReadBest(const Statement& s) {
   BestEntry e;
   e.key = ReadKey(s);
@@ -212,12 +217,9 @@ std::unique_ptr<TuningDb> TuningDb::Open(const std::string& path, bool create, s
   }
   if (!create && tables == 0) return unusable("it has no tables");
   // Every column tmc reads (an older or foreign schema fails here).
-  for (const char* probe : {"SELECT kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, metric, "
-                            "metric_kind, created FROM best LIMIT 0",
-                            "SELECT kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, status, "
-                            "metric, metric_kind, registers, spill_bytes, shared_bytes, reason, created FROM "
-                            "measurements LIMIT 0"}) {
-    Statement q(db->db_, probe);
+  for (const std::string& probe : {std::string("SELECT ") + kBestColumns + " FROM best LIMIT 0",
+                                   std::string("SELECT ") + kMeasurementColumns + " FROM measurements LIMIT 0"}) {
+    Statement q(db->db_, probe.c_str());
     if (!q.ok()) return unusable(sqlite3_errmsg(db->db_));
   }
   return db;
@@ -269,10 +271,8 @@ std::vector<BestEntry> TuningDb::AllBest(std::string* error) const {
 
 std::vector<Measurement> TuningDb::AllMeasurements(std::string* error) const {
   std::vector<Measurement> out;
-  Statement s(db_,
-              "SELECT kernel, source_hash, arch, dtypes, device, tmc_version, shape, params, status, metric, "
-              "metric_kind, registers, spill_bytes, shared_bytes, reason, created FROM measurements "
-              "ORDER BY kernel, arch, dtypes, device, shape, status, metric");
+  Statement s(db_, (std::string("SELECT ") + kMeasurementColumns +
+                    " FROM measurements ORDER BY kernel, arch, dtypes, device, shape, status, metric").c_str());
   if (!s.ok()) {
     if (error) *error = Error(db_, "cannot read");
     return out;

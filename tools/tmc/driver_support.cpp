@@ -3,9 +3,66 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
+#include <iterator>
+
+extern char** environ;
 
 namespace tmc::driver {
+
+std::string SelfPath() {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("tmc") : p.string();
+}
+
+ProcessResult RunProcess(const std::vector<std::string>& argv, bool merged) {
+  ProcessResult r;
+  char out_name[] = "/tmp/tmc-out-XXXXXX", err_name[] = "/tmp/tmc-err-XXXXXX";
+  int out_fd = mkstemp(out_name), err_fd = merged ? out_fd : mkstemp(err_name);
+  if (out_fd < 0 || err_fd < 0) {
+    if (out_fd >= 0) close(out_fd), unlink(out_name);
+    r.err = "cannot create a temporary file";
+    return r;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc == 0) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  } else {
+    r.err = std::string("cannot start ") + args[0] + ": " + std::strerror(rc);
+  }
+  auto slurp = [](const char* name) {
+    std::ifstream in(name, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  r.out = slurp(out_name);
+  close(out_fd);
+  unlink(out_name);
+  if (!merged) {
+    r.err += slurp(err_name);
+    close(err_fd);
+    unlink(err_name);
+  }
+  return r;
+}
 
 CompileOptions FrontendOptions(const Options& o) {
   CompileOptions copts;

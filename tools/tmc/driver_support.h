@@ -4,6 +4,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "frontend/compilation.h"
 #include "support/diagnostics.h"
@@ -16,6 +17,21 @@ CompileOptions FrontendOptions(const Options& o);
 
 /// -Werror, -w, -Wno-FLAG and -ferror-limit applied to `diags`.
 void ApplyDiagnosticOptions(const Options& o, DiagnosticEngine& diags);
+
+/// The running tmc's own path (/proc/self/exe): its prefix locates an
+/// installed stdlib and runtime; tmc tune runs it for its checks.
+std::string SelfPath();
+
+/// What a child process printed and how it ended (128 + N for signal N;
+/// -1 when it could not start, with the reason in `err`).
+struct ProcessResult {
+  int exit_code = -1;
+  std::string out, err;  // with `merged`: both streams interleaved in `out`
+};
+
+/// Runs `argv` (no shell; argv[0] looked up in PATH), its standard output
+/// and error in temporary files.
+ProcessResult RunProcess(const std::vector<std::string>& argv, bool merged = false);
 
 /// Writes `bytes` to `path`; on failure false, with `error` naming the
 /// file and the reason.

@@ -5,10 +5,7 @@
 // compiler can describe gets one.
 #include "tools/tmc/lib_command.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,7 +25,6 @@
 #include "tools/tmc/tuned_params.h"
 #include "tools/tmc/version.h"
 
-extern char** environ;
 
 namespace tmc::driver {
 namespace {
@@ -141,42 +137,6 @@ void AppendBytes(std::string* out, const std::string& bytes) {
 
 int ArchNumber(const std::string& arch) { return std::atoi(arch.c_str() + 3); }  // sm_90a -> 90
 
-struct ProcessResult {
-  int exit_code = -1;
-  std::string output;
-};
-
-// Runs argv (no shell), its standard output and error together.
-ProcessResult Run(const std::vector<std::string>& argv) {
-  ProcessResult r;
-  char name[] = "/tmp/tmc-lib-XXXXXX";
-  int fd = mkstemp(name);
-  if (fd < 0) return r;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, fd, 2);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc == 0) {
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  } else {
-    r.output = std::string("cannot run ") + args[0] + ": " + std::strerror(rc);
-  }
-  std::string text;
-  if (ReadFile(name, &text, &r.output)) r.output += text;
-  close(fd);
-  unlink(name);
-  return r;
-}
-
 std::string Command(const std::vector<std::string>& argv) {
   std::string s;
   for (const std::string& a : argv) s += (s.empty() ? "" : " ") + a;
@@ -216,8 +176,7 @@ bool FindRuntime(const std::string& given, RuntimePaths* out, std::string* error
     *error = "no tmc_runtime.h in '" + wanted + "' (nor in its include/tmc)";
     return false;
   }
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  fs::path prefix = exe.parent_path().parent_path();
+  fs::path prefix = fs::path(SelfPath()).parent_path().parent_path();
   if (try_prefix(prefix)) return true;
   if (fs::exists(fs::path(TMC_RUNTIME_SOURCE_DIR) / "tmc_runtime.h", ec)) {
     out->include_dir = TMC_RUNTIME_SOURCE_DIR;
@@ -636,18 +595,18 @@ int LibCommand(const Options& given) {
   std::string cc = cc_env && *cc_env ? cc_env : "cc";
   std::vector<std::string> compile = {cc, "-std=c11", "-O2", "-fPIC", "-I", dir.string(), "-I", rt.include_dir, "-c",
                                       c.string(), "-o", o.string()};
-  ProcessResult r = Run(compile);
+  ProcessResult r = RunProcess(compile, /*merged=*/true);
   if (r.exit_code != 0)
-    return fail_clean("the C compiler failed on the generated source:\n" + Command(compile) + "\n" + r.output);
+    return fail_clean("the C compiler failed on the generated source:\n" + Command(compile) + "\n" + r.err + r.out);
   fs::remove(a, ec);
   std::vector<std::string> archive = {"ar", "rcs", a.string(), o.string()};
-  r = Run(archive);
-  if (r.exit_code != 0) return fail_clean("ar failed:\n" + Command(archive) + "\n" + r.output);
+  r = RunProcess(archive, /*merged=*/true);
+  if (r.exit_code != 0) return fail_clean("ar failed:\n" + Command(archive) + "\n" + r.err + r.out);
   if (given.lib_shared) {
     std::vector<std::string> link = {cc, "-shared", "-o", so.string(), o.string(), "-Wl,-soname,lib" + name + ".so",
                                      "-L", rt.lib_dir, "-Wl,-rpath," + rt.lib_dir, "-ltmc_runtime"};
-    r = Run(link);
-    if (r.exit_code != 0) return fail_clean("linking the shared library failed:\n" + Command(link) + "\n" + r.output);
+    r = RunProcess(link, /*merged=*/true);
+    if (r.exit_code != 0) return fail_clean("linking the shared library failed:\n" + Command(link) + "\n" + r.err + r.out);
   }
   fs::remove(o, ec);
   if (!given.lib_keep_source) fs::remove(c, ec);

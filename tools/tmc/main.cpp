@@ -163,8 +163,8 @@ int RealMain(int argc, char** argv) {
     const char* env = std::getenv("TMC_STDLIB_DIR");
     std::error_code ec;
     std::filesystem::path installed =
-        std::filesystem::read_symlink("/proc/self/exe", ec).parent_path().parent_path() / "share" / "tmc" / "stdlib";
-    o.stdlib_dir = env ? env : !ec && std::filesystem::exists(installed / "nn.tm", ec) ? installed.string() : TMC_DEFAULT_STDLIB_DIR;
+        std::filesystem::path(SelfPath()).parent_path().parent_path() / "share" / "tmc" / "stdlib";
+    o.stdlib_dir = env ? env : std::filesystem::exists(installed / "nn.tm", ec) ? installed.string() : TMC_DEFAULT_STDLIB_DIR;
   }
 
   SourceManager sm;

@@ -5,10 +5,7 @@
 // runs here through the runtime.
 #include "tools/tmc/tune_command.h"
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -36,7 +33,6 @@
 #include "tune/cost_model.h"
 #include "tune/tuning_db.h"
 
-extern char** environ;
 
 namespace tmc::driver {
 namespace {
@@ -63,57 +59,6 @@ struct Trial {
   double coalescing = 1, bank_conflicts = 0;
   double metric = 0;
 };
-
-struct ProcessResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-// Runs `argv` with its standard output and error in temporary files.
-ProcessResult RunProcess(const std::vector<std::string>& argv) {
-  ProcessResult r;
-  char out_name[] = "/tmp/tmc-tune-out-XXXXXX", err_name[] = "/tmp/tmc-tune-err-XXXXXX";
-  int out_fd = mkstemp(out_name), err_fd = mkstemp(err_name);
-  if (out_fd < 0 || err_fd < 0) {
-    r.err = "cannot create a temporary file";
-    return r;
-  }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, out_fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, err_fd, 2);
-  std::vector<char*> args;
-  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc == 0) {
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  } else {
-    r.err = std::string("cannot start ") + args[0] + ": " + std::strerror(rc);
-  }
-  auto slurp = [](const char* name) {
-    std::ifstream in(name, std::ios::binary);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  };
-  r.out = slurp(out_name);
-  r.err += slurp(err_name);
-  close(out_fd);
-  close(err_fd);
-  unlink(out_name);
-  unlink(err_name);
-  return r;
-}
-
-std::string SelfPath() {
-  std::error_code ec;
-  fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string("tmc") : p.string();
-}
 
 // "M=72,N=40": each dimension of the tuned shape, at most 72 (which no
 // power-of-two tile divides, and which keeps the CPU check short).
@@ -142,7 +87,7 @@ bool ReadPlan(const std::string& path, std::vector<Job>* jobs, std::string* erro
       *error = fmt::format("{}:{}: expected 'KERNEL NAME=VALUE,...', got '{}'", path, n, line);
       return false;
     }
-    jobs->push_back({kernel, *s});
+    jobs->push_back({kernel, *s, {}});
   }
   if (jobs->empty()) *error = path + ": the plan names no kernel";
   return !jobs->empty();
