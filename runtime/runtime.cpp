@@ -1,11 +1,15 @@
 // The C API over the driver: every failure sets a thread-local message
 // (tmc_last_error) and returns a status; nothing aborts.
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "runtime/cpu/cpu_executor.h"
 #include "runtime/cuda_driver.h"
 #include "runtime/graph_plan.h"
 #include "runtime/kernel_signature.h"
@@ -25,15 +29,17 @@ constexpr int kMaxDynamicSharedAttribute = 8;  // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_
 }  // namespace
 
 struct tmc_context {
-  const tmc::runtime::CudaDriver* driver = nullptr;
+  const tmc::runtime::CudaDriver* driver = nullptr;  // null: the CPU executor
   int device = 0;
   void* cu_context = nullptr;
+  bool cpu() const { return driver == nullptr; }
 };
 
 struct tmc_kernel {
   tmc_module* module = nullptr;
   tmc::runtime::KernelSignature signature;
   void* function = nullptr;
+  tmc_cpu_kernel_fn host = nullptr;  // CPU contexts
   bool attribute_set = false;
 };
 
@@ -50,6 +56,7 @@ struct tmc_graph {
 struct tmc_module {
   tmc_context* ctx = nullptr;
   void* cu_module = nullptr;
+  std::vector<std::string> sites;  // CPU modules: source locations by site id
   std::map<std::string, std::unique_ptr<tmc_kernel>> kernels;
   std::map<std::string, std::unique_ptr<tmc_graph>> graphs;
 };
@@ -57,11 +64,13 @@ struct tmc_module {
 struct tmc_stream {
   tmc_context* ctx = nullptr;
   void* cu_stream = nullptr;
+  bool owned = true;  // false: wraps the caller's stream (tmc_stream_wrap)
 };
 
 struct tmc_event {
   tmc_context* ctx = nullptr;
   void* cu_event = nullptr;
+  std::chrono::steady_clock::time_point recorded;  // CPU contexts
 };
 
 #define TMC_CU(ctx, call)                                                                                \
@@ -69,6 +78,106 @@ struct tmc_event {
     int rc_ = (ctx)->driver->call;                                                                       \
     if (rc_ != 0) return Fail(TMC_ERROR_CUDA, std::string(#call) + ": " + tmc::runtime::CudaErrorString(*(ctx)->driver, rc_)); \
   } while (0)
+
+namespace {
+
+// The graphs of a module's metadata, over the kernels already loaded.
+tmc_status AddGraphs(tmc_module* m, const char* metadata_json) {
+  std::vector<tmc::runtime::GraphPlan> plans;
+  std::string error;
+  if (!tmc::runtime::ParseGraphPlans(metadata_json, &plans, &error))
+    return Fail(TMC_ERROR_METADATA, "graph metadata: " + error);
+  for (auto& plan : plans) {
+    auto g = std::make_unique<tmc_graph>();
+    g->module = m;
+    for (const tmc::runtime::GraphStep& step : plan.steps) {
+      g->kernels.emplace_back();
+      for (const std::string& name : step.alternatives) {
+        auto k = m->kernels.find(name);
+        if (k == m->kernels.end())
+          return Fail(TMC_ERROR_METADATA, "graph '" + plan.name + "' launches kernel '" + name + "', which the module lacks");
+        g->kernels.back().push_back(k->second.get());
+      }
+    }
+    g->plan = std::move(plan);
+    m->graphs[g->plan.name] = std::move(g);
+  }
+  return TMC_SUCCESS;
+}
+
+// Device memory of a context: the driver's, or host memory (256-byte
+// aligned, as cuMemAlloc's) on the CPU executor.
+tmc_status DeviceAlloc(tmc_context* ctx, size_t bytes, uint64_t* ptr) {
+  bytes = bytes == 0 ? 1 : bytes;
+  if (ctx->cpu()) {
+    void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    if (!p) return Fail(TMC_ERROR_INVALID_ARGUMENT, "out of host memory (" + std::to_string(bytes) + " bytes)");
+    *ptr = reinterpret_cast<uintptr_t>(p);
+    return TMC_SUCCESS;
+  }
+  unsigned long long p = 0;
+  TMC_CU(ctx, cuMemAlloc(&p, bytes));
+  *ptr = p;
+  return TMC_SUCCESS;
+}
+
+tmc_status DeviceFree(tmc_context* ctx, uint64_t ptr) {
+  if (ctx->cpu()) {
+    std::free(reinterpret_cast<void*>(static_cast<uintptr_t>(ptr)));
+    return TMC_SUCCESS;
+  }
+  TMC_CU(ctx, cuMemFree(ptr));
+  return TMC_SUCCESS;
+}
+
+const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
+  using K = tmc::runtime::CpuFinding::Kind;
+  switch (k) {
+    case K::OutOfBounds: case K::IndexOutOfBounds: return "an access out of bounds";
+    case K::Race: case K::BlockRace: return "a data race";
+    case K::BarrierDivergence: return "a barrier not reached by every thread of the block";
+    case K::WarpDivergence: return "a warp operation not reached by every lane of the warp";
+    case K::CpAsyncOutOfBounds: return "a cp_async out of bounds";
+    case K::CpAsyncMisaligned: return "a misaligned cp_async";
+    case K::LdMatrixMisaligned: return "a misaligned ldmatrix row";
+    case K::DivideByZero: return "an integer division by zero";
+    case K::DivideOverflow: return "an integer division overflow (MIN / -1)";
+    case K::Timeout: return "a thread that never finished";
+  }
+  return "a fault";
+}
+
+// The CPU executor runs one launch at a time (its scheduler state is
+// per process); launches from several threads take turns.
+std::mutex g_cpu_launch;
+
+tmc_status LaunchOnCpu(tmc_kernel* k, const tmc::runtime::CheckedLaunch& checked, const std::vector<uint64_t>& slots) {
+  const tmc::runtime::KernelSignature& sig = k->signature;
+  tmc::runtime::CpuLaunch l;
+  l.kernel = k->host;
+  l.name = sig.name.c_str();
+  l.args = slots.data();
+  std::copy(checked.grid, checked.grid + 3, l.grid);
+  std::copy(checked.block, checked.block + 3, l.block);
+  l.shared_bytes = sig.shared_bytes;
+  std::vector<tmc::runtime::CpuFinding> findings;
+  {
+    std::lock_guard<std::mutex> lock(g_cpu_launch);
+    findings = tmc::runtime::RunOnCpu(l);
+  }
+  if (findings.empty()) return TMC_SUCCESS;
+  const tmc::runtime::CpuFinding& f = findings.front();
+  const std::vector<std::string>& sites = k->module->sites;
+  std::string where = f.site >= 0 && static_cast<size_t>(f.site) < sites.size() && !sites[static_cast<size_t>(f.site)].empty()
+                          ? " at " + sites[static_cast<size_t>(f.site)]
+                          : "";
+  return Fail(TMC_ERROR_KERNEL_FAULT, "kernel '" + sig.name + "' on the CPU executor: " + FindingText(f.kind) + where +
+                                          " (thread " + std::to_string(f.thread) + " of block (" +
+                                          std::to_string(f.block[0]) + ", " + std::to_string(f.block[1]) + ", " +
+                                          std::to_string(f.block[2]) + "))");
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -84,12 +193,17 @@ const char* tmc_status_name(tmc_status s) {
     case TMC_ERROR_SIGNATURE: return "arguments do not match the kernel";
     case TMC_ERROR_NOT_FOUND: return "not found";
     case TMC_ERROR_METADATA: return "invalid kernel metadata";
+    case TMC_ERROR_KERNEL_FAULT: return "kernel fault on the CPU executor";
   }
   return "unknown status";
 }
 
 tmc_status tmc_init(int device, tmc_context** out) {
   if (!out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_init: null output");
+  if (device == TMC_DEVICE_CPU) {
+    *out = new tmc_context();
+    return TMC_SUCCESS;
+  }
   std::string error;
   const tmc::runtime::CudaDriver* d = tmc::runtime::LoadCudaDriver(&error);
   if (!d) return Fail(TMC_ERROR_NO_DRIVER, error);
@@ -107,8 +221,29 @@ tmc_status tmc_init(int device, tmc_context** out) {
   return TMC_SUCCESS;
 }
 
+tmc_status tmc_init_auto(tmc_context** out) {
+  if (!out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_init_auto: null output");
+  if (const char* env = std::getenv("TMC_DEVICE"); env && *env) {
+    if (std::strcmp(env, "cpu") == 0) return tmc_init(TMC_DEVICE_CPU, out);
+    char* end = nullptr;
+    long device = std::strtol(env, &end, 10);
+    if (*end || device < 0 || device > 1024)
+      return Fail(TMC_ERROR_INVALID_ARGUMENT, std::string("TMC_DEVICE='") + env + "': expected 'cpu' or a device number");
+    return tmc_init(static_cast<int>(device), out);
+  }
+  tmc_status s = tmc_init(0, out);
+  if (s == TMC_ERROR_NO_DRIVER || s == TMC_ERROR_NO_DEVICE) return tmc_init(TMC_DEVICE_CPU, out);
+  return s;
+}
+
+int tmc_context_is_cpu(const tmc_context* ctx) { return ctx && ctx->cpu() ? 1 : 0; }
+
 tmc_status tmc_device_name(tmc_context* ctx, char* name, size_t size) {
   if (!ctx || !name || size == 0) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_device_name: null or empty output");
+  if (ctx->cpu()) {
+    std::snprintf(name, size, "%s", "CPU executor");
+    return TMC_SUCCESS;
+  }
   TMC_CU(ctx, cuDeviceGetName(name, static_cast<int>(size), ctx->device));
   name[size - 1] = '\0';
   return TMC_SUCCESS;
@@ -116,6 +251,10 @@ tmc_status tmc_device_name(tmc_context* ctx, char* name, size_t size) {
 
 tmc_status tmc_device_compute_capability(tmc_context* ctx, int* major, int* minor) {
   if (!ctx || !major || !minor) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_device_compute_capability: null argument");
+  if (ctx->cpu()) {
+    *major = *minor = 0;
+    return Fail(TMC_ERROR_NO_DEVICE, "a CPU context has no compute capability");
+  }
   constexpr int kMajor = 75, kMinor = 76;  // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR / _MINOR
   TMC_CU(ctx, cuDeviceGetAttribute(major, kMajor, ctx->device));
   TMC_CU(ctx, cuDeviceGetAttribute(minor, kMinor, ctx->device));
@@ -128,7 +267,7 @@ tmc_status tmc_set_error(tmc_status status, const char* message) { return Fail(s
 
 void tmc_shutdown(tmc_context* ctx) {
   if (!ctx) return;
-  ctx->driver->cuDevicePrimaryCtxRelease(ctx->device);
+  if (!ctx->cpu()) ctx->driver->cuDevicePrimaryCtxRelease(ctx->device);
   delete ctx;
 }
 
@@ -136,6 +275,9 @@ tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_siz
                            tmc_module** out) {
   if (!ctx || !image || image_size == 0 || !metadata_json || !out)
     return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_module_load: null or empty input");
+  if (ctx->cpu())
+    return Fail(TMC_ERROR_INVALID_ARGUMENT,
+                "tmc_module_load: a CPU context runs host-compiled kernels only (tmc_module_load_host, tmc lib --cpu)");
   std::vector<tmc::runtime::KernelSignature> sigs;
   std::string error;
   if (!tmc::runtime::ParseKernelMetadata(metadata_json, &sigs, &error))
@@ -148,28 +290,45 @@ tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_siz
   for (auto& sig : sigs) {
     auto k = std::make_unique<tmc_kernel>();
     k->module = m.get();
-    TMC_CU(ctx, cuModuleGetFunction(&k->function, m->cu_module, sig.name.c_str()));
+    int rc = ctx->driver->cuModuleGetFunction(&k->function, m->cu_module, sig.name.c_str());
+    if (rc != 0) {
+      ctx->driver->cuModuleUnload(m->cu_module);
+      return Fail(TMC_ERROR_CUDA, "cuModuleGetFunction(" + sig.name + "): " + tmc::runtime::CudaErrorString(*ctx->driver, rc));
+    }
     k->signature = std::move(sig);
     m->kernels[k->signature.name] = std::move(k);
   }
-  std::vector<tmc::runtime::GraphPlan> plans;
-  if (!tmc::runtime::ParseGraphPlans(metadata_json, &plans, &error))
-    return Fail(TMC_ERROR_METADATA, "graph metadata: " + error);
-  for (auto& plan : plans) {
-    auto g = std::make_unique<tmc_graph>();
-    g->module = m.get();
-    for (const tmc::runtime::GraphStep& step : plan.steps) {
-      g->kernels.emplace_back();
-      for (const std::string& name : step.alternatives) {
-        auto k = m->kernels.find(name);
-        if (k == m->kernels.end())
-          return Fail(TMC_ERROR_METADATA, "graph '" + plan.name + "' launches kernel '" + name + "', which the module lacks");
-        g->kernels.back().push_back(k->second.get());
-      }
-    }
-    g->plan = std::move(plan);
-    m->graphs[g->plan.name] = std::move(g);
+  if (tmc_status s = AddGraphs(m.get(), metadata_json); s != TMC_SUCCESS) {
+    ctx->driver->cuModuleUnload(m->cu_module);
+    return s;
   }
+  *out = m.release();
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_module_load_host(tmc_context* ctx, const tmc_host_image* image, tmc_module** out) {
+  if (!ctx || !image || !image->metadata_json || (!image->kernels && image->num_kernels) || !out)
+    return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_module_load_host: null input");
+  if (!ctx->cpu())
+    return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_module_load_host: host-compiled kernels run on a CPU context only");
+  std::vector<tmc::runtime::KernelSignature> sigs;
+  std::string error;
+  if (!tmc::runtime::ParseKernelMetadata(image->metadata_json, &sigs, &error))
+    return Fail(TMC_ERROR_METADATA, "kernel metadata: " + error);
+  auto m = std::make_unique<tmc_module>();
+  m->ctx = ctx;
+  for (size_t i = 0; image->sites && i < image->num_sites; ++i) m->sites.push_back(image->sites[i] ? image->sites[i] : "");
+  for (auto& sig : sigs) {
+    auto k = std::make_unique<tmc_kernel>();
+    k->module = m.get();
+    for (size_t i = 0; i < image->num_kernels; ++i)
+      if (image->kernels[i].name && sig.name == image->kernels[i].name)
+        k->host = reinterpret_cast<tmc_cpu_kernel_fn>(image->kernels[i].entry);
+    if (!k->host) return Fail(TMC_ERROR_NOT_FOUND, "no host code for kernel '" + sig.name + "'");
+    k->signature = std::move(sig);
+    m->kernels[k->signature.name] = std::move(k);
+  }
+  if (tmc_status s = AddGraphs(m.get(), image->metadata_json); s != TMC_SUCCESS) return s;
   *out = m.release();
   return TMC_SUCCESS;
 }
@@ -177,8 +336,8 @@ tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_siz
 void tmc_module_unload(tmc_module* m) {
   if (!m) return;
   for (auto& [name, g] : m->graphs)
-    if (g->workspace) m->ctx->driver->cuMemFree(g->workspace);
-  m->ctx->driver->cuModuleUnload(m->cu_module);
+    if (g->workspace) DeviceFree(m->ctx, g->workspace);
+  if (!m->ctx->cpu()) m->ctx->driver->cuModuleUnload(m->cu_module);
   delete m;
 }
 
@@ -223,11 +382,12 @@ tmc_status tmc_graph_launch(tmc_graph* g, const tmc_arg* args, int num_args, uin
   tmc_context* ctx = g->module->ctx;
   if (!workspace && bound.workspace_bytes > 0) {
     if (g->workspace_bytes < bound.workspace_bytes) {
-      if (g->workspace) TMC_CU(ctx, cuMemFree(g->workspace));
+      if (g->workspace)
+        if (tmc_status s = DeviceFree(ctx, g->workspace); s != TMC_SUCCESS) return s;
       g->workspace = 0;
       g->workspace_bytes = 0;
-      unsigned long long p = 0;
-      TMC_CU(ctx, cuMemAlloc(&p, bound.workspace_bytes));
+      uint64_t p = 0;
+      if (tmc_status s = DeviceAlloc(ctx, bound.workspace_bytes, &p); s != TMC_SUCCESS) return s;
       g->workspace = p;
       g->workspace_bytes = bound.workspace_bytes;
     }
@@ -280,6 +440,7 @@ tmc_status tmc_launch(tmc_kernel* k, const tmc_arg* args, int num_args, tmc_stre
     params[i] = &slot;
   }
   tmc_context* ctx = k->module->ctx;
+  if (ctx->cpu()) return LaunchOnCpu(k, launch, storage);
   const tmc::runtime::KernelSignature& sig = k->signature;
   if (sig.dynamic_shared && !k->attribute_set) {
     TMC_CU(ctx, cuFuncSetAttribute(k->function, kMaxDynamicSharedAttribute, static_cast<int>(sig.shared_bytes)));
@@ -295,32 +456,37 @@ tmc_status tmc_launch(tmc_kernel* k, const tmc_arg* args, int num_args, tmc_stre
 
 tmc_status tmc_malloc(tmc_context* ctx, size_t bytes, uint64_t* ptr) {
   if (!ctx || !ptr) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_malloc: null input");
-  unsigned long long p = 0;
-  TMC_CU(ctx, cuMemAlloc(&p, bytes == 0 ? 1 : bytes));
-  *ptr = p;
-  return TMC_SUCCESS;
+  return DeviceAlloc(ctx, bytes, ptr);
 }
 
 tmc_status tmc_free(tmc_context* ctx, uint64_t ptr) {
   if (!ctx) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_free: null context");
-  TMC_CU(ctx, cuMemFree(ptr));
-  return TMC_SUCCESS;
+  return DeviceFree(ctx, ptr);
 }
 
 tmc_status tmc_copy_to_device(tmc_context* ctx, uint64_t dst, const void* src, size_t bytes) {
   if (!ctx || (!src && bytes)) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_copy_to_device: null input");
+  if (ctx->cpu()) {
+    if (bytes) std::memcpy(reinterpret_cast<void*>(static_cast<uintptr_t>(dst)), src, bytes);
+    return TMC_SUCCESS;
+  }
   TMC_CU(ctx, cuMemcpyHtoD(dst, src, bytes));
   return TMC_SUCCESS;
 }
 
 tmc_status tmc_copy_to_host(tmc_context* ctx, void* dst, uint64_t src, size_t bytes) {
   if (!ctx || (!dst && bytes)) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_copy_to_host: null input");
+  if (ctx->cpu()) {
+    if (bytes) std::memcpy(dst, reinterpret_cast<const void*>(static_cast<uintptr_t>(src)), bytes);
+    return TMC_SUCCESS;
+  }
   TMC_CU(ctx, cuMemcpyDtoH(dst, src, bytes));
   return TMC_SUCCESS;
 }
 
 tmc_status tmc_synchronize(tmc_context* ctx) {
   if (!ctx) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_synchronize: null context");
+  if (ctx->cpu()) return TMC_SUCCESS;
   TMC_CU(ctx, cuCtxSynchronize());
   return TMC_SUCCESS;
 }
@@ -329,20 +495,31 @@ tmc_status tmc_stream_create(tmc_context* ctx, tmc_stream** out) {
   if (!ctx || !out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_stream_create: null input");
   auto s = std::make_unique<tmc_stream>();
   s->ctx = ctx;
-  TMC_CU(ctx, cuStreamCreate(&s->cu_stream, 0));
+  if (!ctx->cpu()) TMC_CU(ctx, cuStreamCreate(&s->cu_stream, 0));
+  *out = s.release();
+  return TMC_SUCCESS;
+}
+
+tmc_status tmc_stream_wrap(tmc_context* ctx, void* cuda_stream, tmc_stream** out) {
+  if (!ctx || !out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_stream_wrap: null input");
+  auto s = std::make_unique<tmc_stream>();
+  s->ctx = ctx;
+  s->cu_stream = ctx->cpu() ? nullptr : cuda_stream;
+  s->owned = false;
   *out = s.release();
   return TMC_SUCCESS;
 }
 
 tmc_status tmc_stream_synchronize(tmc_stream* s) {
   if (!s) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_stream_synchronize: null stream");
+  if (s->ctx->cpu()) return TMC_SUCCESS;
   TMC_CU(s->ctx, cuStreamSynchronize(s->cu_stream));
   return TMC_SUCCESS;
 }
 
 void tmc_stream_destroy(tmc_stream* s) {
   if (!s) return;
-  s->ctx->driver->cuStreamDestroy(s->cu_stream);
+  if (s->owned && !s->ctx->cpu()) s->ctx->driver->cuStreamDestroy(s->cu_stream);
   delete s;
 }
 
@@ -350,19 +527,27 @@ tmc_status tmc_event_create(tmc_context* ctx, tmc_event** out) {
   if (!ctx || !out) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_event_create: null input");
   auto e = std::make_unique<tmc_event>();
   e->ctx = ctx;
-  TMC_CU(ctx, cuEventCreate(&e->cu_event, 0));
+  if (!ctx->cpu()) TMC_CU(ctx, cuEventCreate(&e->cu_event, 0));
   *out = e.release();
   return TMC_SUCCESS;
 }
 
 tmc_status tmc_event_record(tmc_event* e, tmc_stream* s) {
   if (!e) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_event_record: null event");
+  if (e->ctx->cpu()) {
+    e->recorded = std::chrono::steady_clock::now();
+    return TMC_SUCCESS;
+  }
   TMC_CU(e->ctx, cuEventRecord(e->cu_event, s ? s->cu_stream : nullptr));
   return TMC_SUCCESS;
 }
 
 tmc_status tmc_event_elapsed_ms(tmc_event* start, tmc_event* end, float* ms) {
   if (!start || !end || !ms) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_event_elapsed_ms: null input");
+  if (start->ctx->cpu()) {
+    *ms = std::chrono::duration<float, std::milli>(end->recorded - start->recorded).count();
+    return TMC_SUCCESS;
+  }
   TMC_CU(start->ctx, cuEventSynchronize(end->cu_event));
   TMC_CU(start->ctx, cuEventElapsedTime(ms, start->cu_event, end->cu_event));
   return TMC_SUCCESS;
@@ -370,7 +555,7 @@ tmc_status tmc_event_elapsed_ms(tmc_event* start, tmc_event* end, float* ms) {
 
 void tmc_event_destroy(tmc_event* e) {
   if (!e) return;
-  e->ctx->driver->cuEventDestroy(e->cu_event);
+  if (!e->ctx->cpu()) e->ctx->driver->cuEventDestroy(e->cu_event);
   delete e;
 }
 

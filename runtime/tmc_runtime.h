@@ -31,7 +31,9 @@ typedef enum {
   TMC_ERROR_INVALID_ARGUMENT,  /* null pointers, bad sizes */
   TMC_ERROR_SIGNATURE,         /* arguments do not match the kernel's signature */
   TMC_ERROR_NOT_FOUND,         /* no kernel of that name in the module */
-  TMC_ERROR_METADATA           /* the kernel metadata could not be parsed */
+  TMC_ERROR_METADATA,          /* the kernel metadata could not be parsed */
+  TMC_ERROR_KERNEL_FAULT       /* a kernel run by the CPU executor faulted (a barrier not reached by
+                                  every thread, an integer division by zero); see tmc_last_error() */
 } tmc_status;
 
 /* Element types, in the order of the language's scalar types. */
@@ -76,7 +78,20 @@ const char* tmc_last_error(void);
 tmc_status tmc_set_error(tmc_status status, const char* message);
 const char* tmc_status_name(tmc_status status);
 
+/* A context on CUDA device `device` (its primary context, the one the CUDA
+ * runtime and PyTorch use), or, with TMC_DEVICE_CPU, on the CPU executor:
+ * "device memory" is host memory, kernels run on the host's cores with the
+ * GPU's semantics (slow: for tests and machines without a GPU), and every
+ * call is synchronous. A CPU context runs host-compiled kernels only
+ * (tmc_module_load_host, tmc lib --cpu). */
+#define TMC_DEVICE_CPU (-1)
 tmc_status tmc_init(int device, tmc_context** ctx);
+/* CUDA device 0 when a driver and a device are present, else the CPU
+ * executor. The environment variable TMC_DEVICE overrides: `cpu`, or a
+ * device number. */
+tmc_status tmc_init_auto(tmc_context** ctx);
+/* 1 for a context on the CPU executor, 0 for a GPU one. */
+int tmc_context_is_cpu(const tmc_context* ctx);
 void tmc_shutdown(tmc_context* ctx);
 /* The device's name ("NVIDIA H200"), at most size - 1 characters. */
 tmc_status tmc_device_name(tmc_context* ctx, char* name, size_t size);
@@ -87,6 +102,23 @@ tmc_status tmc_device_compute_capability(tmc_context* ctx, int* major, int* mino
  * output of `tmc --emit=meta` for the same module. */
 tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_size,
                            const char* metadata_json, tmc_module** module);
+/* Host-compiled kernels for a CPU context (the functions tmc lib --cpu
+ * generates): each kernel of the metadata by name, with its entry point,
+ * and optionally the source location ("file:line:col") of each site id, for
+ * the reports of faults. */
+typedef void (*tmc_host_kernel_fn)(void* thread, const uint64_t* args);
+typedef struct {
+  const char* name;
+  tmc_host_kernel_fn entry;
+} tmc_host_kernel;
+typedef struct {
+  const char* metadata_json;
+  const tmc_host_kernel* kernels;
+  size_t num_kernels;
+  const char* const* sites; /* may be null */
+  size_t num_sites;
+} tmc_host_image;
+tmc_status tmc_module_load_host(tmc_context* ctx, const tmc_host_image* image, tmc_module** module);
 void tmc_module_unload(tmc_module* module);
 tmc_status tmc_module_get_kernel(tmc_module* module, const char* name, tmc_kernel** kernel);
 
@@ -116,6 +148,11 @@ tmc_status tmc_copy_to_host(tmc_context* ctx, void* dst, uint64_t src, size_t by
 tmc_status tmc_synchronize(tmc_context* ctx);
 
 tmc_status tmc_stream_create(tmc_context* ctx, tmc_stream** stream);
+/* A tmc_stream for an existing CUDA stream (a CUstream or cudaStream_t, 0
+ * for the legacy default stream) of the context's device, e.g. PyTorch's
+ * current stream; tmc_stream_destroy does not destroy the CUDA stream. On
+ * a CPU context the stream is ignored. */
+tmc_status tmc_stream_wrap(tmc_context* ctx, void* cuda_stream, tmc_stream** stream);
 tmc_status tmc_stream_synchronize(tmc_stream* stream);
 void tmc_stream_destroy(tmc_stream* stream);
 tmc_status tmc_event_create(tmc_context* ctx, tmc_event** event);

@@ -64,3 +64,23 @@ try:
     config.available_features.add("cuda-gpu")
 except OSError:
     pass
+
+# The Python package's tests run with an interpreter that has NumPy,
+# pytest and PyTorch: Debian's (/usr/bin/python3, where python3-numpy,
+# python3-pytest and python3-torch install), which may not be the python3
+# first on the PATH (a pyenv one, say). Features: python-numpy,
+# python-torch; %pkg-python runs that interpreter with build/python first
+# on its path.
+import subprocess
+for candidate in ["/usr/bin/python3", config.python]:
+    if not os.path.exists(candidate):
+        continue
+    probe = subprocess.run([candidate, "-c", "import numpy, pytest"], capture_output=True)
+    if probe.returncode != 0:
+        continue
+    config.available_features.add("python-numpy")
+    if subprocess.run([candidate, "-c", "import torch"], capture_output=True).returncode == 0:
+        config.available_features.add("python-torch")
+    config.substitutions.append(("%pkg-python", "env PYTHONPATH=" + os.path.join(config.tmc_build_root, "python") +
+                                 " PYTHONDONTWRITEBYTECODE=1 " + candidate))
+    break

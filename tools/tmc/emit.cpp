@@ -4,6 +4,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "codegen/cpu/host_object.h"
 #include "codegen/cuda/cuda_emitter.h"
 #include "codegen/kernel_metadata.h"
 #include "codegen/nvptx/llvm_emitter.h"
@@ -18,8 +19,11 @@
 
 namespace tmc::driver {
 
-std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
-                       const std::vector<std::string>& only_kernels, std::string* meta) {
+namespace {
+
+// The module's IR after tmc's passes (null when they reported errors).
+std::unique_ptr<ir::Module> LowerModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
+                                        const std::vector<std::string>& only_kernels) {
   std::unique_ptr<ir::Module> module;
   ir::PassContext ctx{&diags, o.sm, o.arch};
   ctx.global_index_bits = o.index_bits;
@@ -35,7 +39,43 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     ok = ir::RunPipeline(*module, ctx, popts, &log);
   }
   std::fwrite(log.data(), 1, log.size(), stderr);
-  if (!ok || o.emit == "check" || o.emit == "ast" || o.emit == "tm") return "";
+  if (!ok) return nullptr;
+  return module;
+}
+
+}  // namespace
+
+bool EmitHostObject(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
+                    const std::vector<std::string>& only_kernels, const std::string& prefix, std::string* object,
+                    std::vector<std::string>* sites) {
+  std::unique_ptr<ir::Module> module = LowerModule(m, o, diags, only_kernels);
+  if (!module) return false;
+  codegen::HostObject host;
+  std::string error;
+  {
+    StageTimer timer("host code generation");
+    if (!codegen::CompileHostObject(*module, prefix, &host, &error)) {
+      diags.Report(SourceRange{}, DiagKind::BackendFailed, error);
+      return false;
+    }
+  }
+  *object = std::move(host.object);
+  sites->clear();
+  for (const SourceRange& r : host.sites) {
+    if (!r.IsValid()) {
+      sites->emplace_back();
+      continue;
+    }
+    PresumedLoc p = diags.sources().Presumed(r.begin);
+    sites->push_back(std::string(p.path) + ":" + std::to_string(p.line) + ":" + std::to_string(p.column));
+  }
+  return true;
+}
+
+std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
+                       const std::vector<std::string>& only_kernels, std::string* meta) {
+  std::unique_ptr<ir::Module> module = LowerModule(m, o, diags, only_kernels);
+  if (!module || o.emit == "check" || o.emit == "ast" || o.emit == "tm") return "";
   if (meta) *meta = codegen::KernelMetadataJson(*module, o.arch);
   if (o.emit == "ir") return ir::Print(*module);
   if (o.emit == "cuda") {

@@ -15,4 +15,11 @@ namespace tmc::driver {
 std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
                        const std::vector<std::string>& only_kernels = {}, std::string* meta = nullptr);
 
+/// Lowers a checked module like EmitModule and compiles its kernels for the
+/// host (tmc lib --cpu): an x86-64 object whose kernels are named `prefix`
+/// + their name, and the source location ("file:line:col") of each site id.
+bool EmitHostObject(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
+                    const std::vector<std::string>& only_kernels, const std::string& prefix, std::string* object,
+                    std::vector<std::string>* sites);
+
 }  // namespace tmc::driver

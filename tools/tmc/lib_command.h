@@ -18,6 +18,12 @@ struct LibImage {
 struct LibUnit {
   std::string metadata;  // tmc --emit=meta (with "graphs" for a graph)
   std::vector<LibImage> images;
+  // --cpu: the kernels compiled for the host (an object linked into the
+  // library, kernel K as the symbol host_prefix + K) and the source
+  // location of each site id, for the CPU executor's fault reports.
+  bool host = false;
+  std::string host_prefix;
+  std::vector<std::string> sites;
 };
 
 /// The C header and source of library `name` over `units`: one function

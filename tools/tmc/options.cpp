@@ -278,6 +278,9 @@ const Flag kFlags[] = {
      [](Options* o, const std::string&, std::string*) { return o->cache = false, true; }},
     {"--shared", Form::Switch, nullptr, kLib, "also build libNAME.so (linked with -ltmc_runtime)",
      [](Options* o, const std::string&, std::string*) { return o->lib_shared = true, true; }},
+    {"--cpu", Form::Switch, nullptr, kLib,
+     "also compile the kernels for the host: a CPU context\n(tmc_init(TMC_DEVICE_CPU), tmc_init_auto without a GPU)\nruns them on the CPU executor",
+     [](Options* o, const std::string&, std::string*) { return o->lib_cpu = true, true; }},
     {"--depfile", Form::Separate, "FILE", kLib,
      "write the files the library depends on (the module and\nits imports) as a Makefile rule, for build systems",
      [](Options* o, const std::string& v, std::string*) { return o->depfile = v, true; }},
@@ -432,7 +435,7 @@ std::string Usage(unsigned command) {
     s = "tmc lib: a C library from a .tm module: NAME.h and libNAME.a, one function per\n"
         "kernel and graph, code for every --arch embedded (docs/deploy.md)\n\n"
         "usage:\n"
-        "  tmc lib FILE.tm -o DIR/NAME [--arch sm_80,sm_90a] [--kernel K ...] [--graph G ...] [--shared]\n\n";
+        "  tmc lib FILE.tm -o DIR/NAME [--arch sm_80,sm_90a] [--kernel K ...] [--graph G ...] [--shared] [--cpu]\n\n";
   } else if (command == kDb) {
     s = "tmc db: the tuning database (docs/tuning.md)\n\n"
         "usage:\n"

@@ -95,6 +95,7 @@ struct Options {
   std::vector<std::string> lib_graphs;   // --graph G (repeatable)
   bool lib_shared = false;               // --shared: also libNAME.so
   bool lib_keep_source = false;          // --keep-source: keep NAME.c
+  bool lib_cpu = false;                  // --cpu: host-compiled kernels for CPU contexts
   std::string depfile;                   // --depfile FILE: the files read, for build systems
   std::string runtime_dir;               // --runtime-dir DIR: tmc_runtime.h and libtmc_runtime
   // tmc mapping

@@ -1,0 +1,82 @@
+// Ahead-of-time host code: the CPU executor's kernels as an object file.
+#include "codegen/cpu/host_object.h"
+
+#include <llvm/ADT/SmallString.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <mutex>
+#include <set>
+
+#include "codegen/nvptx/llvm_emitter.h"
+
+namespace tmc::codegen {
+
+bool CompileHostObject(const ir::Module& m, const std::string& prefix, HostObject* out, std::string* error) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  llvm::LLVMContext context;
+  LlvmEmitOptions options;
+  options.host = true;
+  options.sites = &out->sites;
+  std::unique_ptr<llvm::Module> mod = EmitLlvm(m, context, options);
+
+  // The library runs on machines other than this one: the generic x86-64
+  // CPU of the default triple, position-independent (shared libraries).
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, *error);
+  if (!target) return false;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, "x86-64", "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Default));
+  if (!tm) return *error = "no host target machine for " + triple, false;
+  mod->setDataLayout(tm->createDataLayout());
+  mod->setTargetTriple(triple);
+
+  // Kernels keep their (prefixed) names; helpers and constants become
+  // internal, so that nothing but the entry points can clash at link time.
+  std::set<std::string> kernels;
+  for (const auto& f : m.functions)
+    if (f->kind == ir::Function::Kind::Kernel) kernels.insert(f->name);
+  for (llvm::Function& f : mod->functions()) {
+    if (f.isDeclaration()) continue;
+    if (kernels.count(f.getName().str())) f.setName(prefix + f.getName().str());
+    else f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  }
+  for (llvm::GlobalVariable& g : mod->globals())
+    if (!g.isDeclaration()) g.setLinkage(llvm::GlobalValue::InternalLinkage);
+
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PassBuilder pb(tm.get());
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*mod, mam);
+  }
+  llvm::SmallString<0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return *error = "the host target cannot write object files", false;
+  pm.run(*mod);
+  out->object.assign(buffer.begin(), buffer.end());
+  return true;
+}
+
+}  // namespace tmc::codegen

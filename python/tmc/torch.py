@@ -1,0 +1,87 @@
+"""tmc kernels and graphs as PyTorch operators.
+
+    m = tmc.load("kernels.tm")
+    tmc.torch.register(m, namespace="mylib")
+    y = torch.ops.mylib.mlp(x, w, b)
+
+Each kernel and graph becomes `torch.ops.NAMESPACE.NAME`, a functional
+operator (inputs in, outputs out, allocated on the inputs' device) with a
+CPU implementation (the CPU executor), a CUDA one (the GPU, on the current
+stream) and a shape function (Meta / fake tensors), so that it works inside
+models, under tracing and, where the installed PyTorch has it, under
+torch.compile.
+"""
+
+import torch as _torch
+
+_SCALAR = {"bool": "bool", "f16": "float", "bf16": "float", "f32": "float", "f64": "float"}
+_libraries = []  # torch.library.Library objects must outlive their operators
+
+
+def _schema(f):
+    args = []
+    for p in f.inputs:
+        if p["kind"] == "tensor":
+            args.append("Tensor " + p["name"])
+        else:
+            args.append("%s %s" % (_SCALAR.get(p["dtype"], "int"), p["name"]))
+    outs = ["Tensor"] * len(f.outputs)
+    ret = outs[0] if len(outs) == 1 else "(%s)" % ", ".join(outs) if outs else "()"
+    return "%s(%s) -> %s" % (f.name, ", ".join(args), ret)
+
+
+def _shape_function(f):
+    from . import _TORCH
+
+    def fake(*args):
+        symbols, device = {}, None
+        for p, a in zip(f.inputs, args):
+            if p["kind"] == "tensor":
+                device = device or a.device
+                for d, n in zip(p["shape"], a.shape):
+                    if d.isidentifier():
+                        symbols.setdefault(d, n)
+            elif p["dtype"] not in _SCALAR:
+                symbols.setdefault(p["name"], int(a))
+        outs = [_torch.empty(f.output_shape(p, symbols), dtype=getattr(_torch, _TORCH[p["dtype"]]), device=device)
+                for p in f.outputs]
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    return fake
+
+
+def register(module, namespace, names=None):
+    """Registers the kernels and graphs of `module` (all, or `names`) as
+    torch.ops.NAMESPACE.NAME; returns the names registered. A kernel
+    without outputs cannot be a functional operator and is refused."""
+    from . import SignatureError, _TORCH
+    chosen = names or sorted(module.functions)
+    lib = _torch.library.Library(namespace, "DEF")
+    _libraries.append(lib)
+    done = []
+    for name in chosen:
+        if name not in module.functions:
+            raise SignatureError("tmc.torch.register: the module has no kernel or graph '%s'" % name)
+        f = module.functions[name]
+        if not f.outputs:
+            raise SignatureError("tmc.torch.register: '%s' has no output tensor to return" % name)
+        for p in f.outputs:
+            if p["dtype"] not in _TORCH:
+                raise SignatureError("tmc.torch.register: output '%s' of '%s' is %s, which PyTorch has no type for" %
+                                     (p["name"], name, p["dtype"]))
+        lib.define(_schema(f))
+
+        def run(*args, _f=f):
+            return _f(*args)
+
+        lib.impl(name, run, "CPU")
+        lib.impl(name, run, "CUDA")
+        qualified = "%s::%s" % (namespace, name)
+        if hasattr(_torch.library, "register_fake"):
+            _torch.library.register_fake(qualified)(_shape_function(f))
+        elif hasattr(_torch.library, "impl_abstract"):
+            _torch.library.impl_abstract(qualified)(_shape_function(f))
+        else:
+            lib.impl(name, _shape_function(f), "Meta")
+        done.append(name)
+    return done
