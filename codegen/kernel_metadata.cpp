@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/mutator.h"
 #include "ir/printer.h"
 #include "ir/transforms/simplify.h"
 #include "support/json_string.h"
@@ -25,6 +26,26 @@ std::string LayoutName(ir::LayoutKind k) {
   return "row_major";
 }
 
+// The buffers a kernel writes (stores and atomics), for kernels that
+// implement no op: their outputs are the tensors they write.
+class WrittenBuffers : public ir::Visitor {
+ public:
+  std::vector<std::string> names;
+
+ protected:
+  using ir::Visitor::Visit;
+  void Visit(const ir::Store* s) override {
+    names.push_back(s->buffer->name);
+    ir::Visitor::Visit(s);
+  }
+  void Visit(const ir::Call* c) override {
+    if (c->HasEffects() && c->intrinsic <= ir::Intrinsic::AtomicCas && !c->args.empty() &&
+        c->args[0]->kind == ir::ExprKind::Load)
+      names.push_back(static_cast<const ir::Load*>(c->args[0].get())->buffer->name);
+    ir::Visitor::Visit(c);
+  }
+};
+
 }  // namespace
 
 std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
@@ -36,13 +57,19 @@ std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
     first = false;
     out += fmt::format("    {{\n      \"name\": {},\n      \"implements\": {},\n      \"params\": [", JsonString(f->name),
                        f->implements.empty() ? "null" : JsonString(f->implements));
+    std::vector<std::string> outputs = f->outputs;
+    if (f->implements.empty() && f->body) {
+      WrittenBuffers written;
+      written.Walk(f->body);
+      outputs = written.names;
+    }
     for (size_t i = 0; i < f->params.size(); ++i) {
       const ir::Param& p = f->params[i];
       out += i ? ",\n" : "\n";
       if (p.buffer) {
         std::string dims;
         for (const ir::Expr& d : p.buffer->shape) dims += (dims.empty() ? "" : ", ") + Formula(d);
-        bool output = std::find(f->outputs.begin(), f->outputs.end(), p.buffer->name) != f->outputs.end();
+        bool output = std::find(outputs.begin(), outputs.end(), p.buffer->name) != outputs.end();
         out += fmt::format("        {{\"name\": {}, \"kind\": \"tensor\", \"dtype\": \"{}\", \"shape\": [{}], \"layout\": \"{}\"{}}}",
                            JsonString(p.buffer->name), ScalarName(p.buffer->elem), dims, LayoutName(p.buffer->layout),
                            output ? ", \"output\": true" : "");

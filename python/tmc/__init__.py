@@ -13,6 +13,7 @@ the GPU, on the current stream. docs/deploy.md.
 """
 
 import ctypes
+import os
 import subprocess
 
 from . import _build, _runtime
@@ -389,13 +390,19 @@ class Module:
         return "<tmc module %s: %s>" % (self.source, ", ".join(sorted(self.functions)))
 
 
-def load(path, arch="sm_90a", kernels=None, graphs=None, defines=None, shapes=None, tuning_db=None, extra_args=None):
+def load(path, arch="sm_90a", kernels=None, graphs=None, defines=None, shapes=None, tuning_db=None, import_dirs=None,
+         extra_args=None):
     """Compiles `path` (through `tmc lib --shared --cpu`, cached) and
     returns its kernels and graphs as a Module. `arch`: one arch or a list
     (sm_80, sm_90a, ...); `kernels`/`graphs`: what to compile (default:
     every kernel and graph the file declares); `defines`: -D values;
-    `shapes` and `tuning_db`: pick tuned parameters as tmc lib does."""
+    `shapes` and `tuning_db`: pick tuned parameters as tmc lib does;
+    `import_dirs`: where imported modules are (-I); `extra_args`: more
+    options of tmc lib."""
     archs = [arch] if isinstance(arch, str) else list(arch)
+    extra_args = list(extra_args or [])
+    for d in import_dirs or []:
+        extra_args += ["-I", os.path.abspath(d)]
     library, name = _build.build(path, archs, kernels, graphs, defines, shapes, tuning_db, extra_args)
     return Module(library, name, path)
 

@@ -96,7 +96,8 @@ def build(path, archs, kernels, graphs, defines, shapes, tuning_db, extra_args):
         args += ["--db", os.path.abspath(tuning_db)]
     args += list(extra_args or [])
     version = subprocess.run([tmc, "--version"], capture_output=True, text=True).stdout.strip()
-    key = hashlib.sha256(json.dumps([version, tmc, path, args]).encode()).hexdigest()[:24]
+    st = os.stat(tmc)  # a rebuilt tmc (same version, new code) builds anew
+    key = hashlib.sha256(json.dumps([version, tmc, st.st_size, st.st_mtime_ns, path, args]).encode()).hexdigest()[:24]
     base = os.path.join(cache_root(), key)
     name = library_name(path)
     index = os.path.join(base, "current.json")

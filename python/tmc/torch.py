@@ -82,6 +82,9 @@ def register(module, namespace, names=None):
         elif hasattr(_torch.library, "impl_abstract"):
             _torch.library.impl_abstract(qualified)(_shape_function(f))
         else:
+            # PyTorch 1.x: a Meta kernel, also for meta tensors that go
+            # through autograd's dispatch key first.
             lib.impl(name, _shape_function(f), "Meta")
+            lib.impl(name, _shape_function(f), "AutogradMeta")
         done.append(name)
     return done

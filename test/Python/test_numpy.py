@@ -1,0 +1,133 @@
+# tmc.load and calls with NumPy arrays: the CPU executor runs the kernels
+# and graphs; results are checked against NumPy at shapes the tiles do and
+# do not divide; outputs allocated or the caller's.
+import os
+
+import numpy as np
+import pytest
+
+import tmc
+from conftest import DEPLOY, EXAMPLES, HERE
+
+
+def test_module_lists_kernels_and_graphs(kernels):
+    assert sorted(kernels.functions) == ["block", "scale_rows"]
+    assert kernels.block.is_graph and not kernels.scale_rows.is_graph
+    assert kernels.scale_rows.__doc__ == "kernel scale_rows(X: f32[R, C], s: f32, Y: f32[R, C] (output))"
+    assert "scale_rows" in dir(kernels)
+
+
+@pytest.mark.parametrize("shape", [(37, 300), (64, 256), (1, 1)])
+def test_kernel_with_scalar(kernels, rng, shape):
+    x = rng.standard_normal(shape).astype(np.float32)
+    y = kernels.scale_rows(x, -1.75)
+    assert y.shape == shape and y.dtype == np.float32
+    np.testing.assert_allclose(y, x * np.float32(-1.75), rtol=0, atol=0)
+
+
+def test_output_given_is_written_and_returned(kernels, rng):
+    x = rng.standard_normal((5, 70)).astype(np.float32)
+    out = np.full((5, 70), np.nan, np.float32)
+    r = kernels.scale_rows(x, 3.0, out)
+    assert r is out
+    np.testing.assert_allclose(out, 3 * x)
+    out2 = np.zeros_like(x)
+    kernels.scale_rows(X=x, s=0.5, Y=out2)
+    np.testing.assert_allclose(out2, 0.5 * x)
+
+
+@pytest.mark.parametrize("m", [50, 64, 129])
+def test_graph(kernels, rng, m):
+    x = rng.standard_normal((m, 64)).astype(np.float32)
+    w = rng.standard_normal((64, 96)).astype(np.float32)
+    b = rng.standard_normal(96).astype(np.float32)
+    out = kernels.block(x, w, b)
+    ref = np.maximum(x.astype(np.float64) @ w + b, 0)
+    assert out.shape == (m, 96)
+    np.testing.assert_allclose(out, ref, rtol=1e-4, atol=1e-4)
+
+
+def test_tensor_core_example_on_cpu(rng):
+    # mma.sync and ldmatrix, emulated by the CPU executor; f16 inputs.
+    m = tmc.load(os.path.join(EXAMPLES, "matmul_tensor_core.tm"))
+    a = rng.standard_normal((70, 40)).astype(np.float16)
+    b = rng.standard_normal((40, 50)).astype(np.float16)
+    c = m.matmul_tensor_core(a, b)
+    assert c.dtype == np.float32
+    np.testing.assert_allclose(c, a.astype(np.float64) @ b.astype(np.float64), rtol=2e-3, atol=2e-3)
+
+
+def test_errors_name_the_argument(kernels, rng):
+    x = rng.standard_normal((8, 64)).astype(np.float32)
+    w = rng.standard_normal((64, 96)).astype(np.float32)
+    b = rng.standard_normal(96).astype(np.float32)
+    cases = [
+        (lambda: kernels.block(x.astype(np.float64), w, b), "argument 'x' has dtype f64; the graph expects f32"),
+        (lambda: kernels.block(np.asfortranarray(x), w, b), "argument 'x' is not C-contiguous"),
+        (lambda: kernels.block(x, w), "missing argument 'b'"),
+        (lambda: kernels.block(x[:, :32].copy(), w, b), "argument 'x' has shape [8, 32]: dimension 1 must be 64"),
+        (lambda: kernels.block(x, w, b[:95].copy()), "argument 'b' has shape [95]: dimension 0 must be 96"),
+        (lambda: kernels.block(x, w[None], b), "argument 'w' has rank 3"),
+        (lambda: kernels.scale_rows(x, 1.0, np.zeros((9, 64), np.float32)),
+         "argument 'Y' has shape [9, 64]: dimension 0 (R) is 9, but R = 8 from argument 'X'"),
+        (lambda: kernels.scale_rows(x, "two"), "argument 's' must be a number"),
+        (lambda: kernels.scale_rows([1.0, 2.0], 1.0), "argument 'X' must be a tensor"),
+        (lambda: kernels.scale_rows(x, 1.0, Z=x), "scale_rows has no parameter 'Z'"),
+        (lambda: kernels.scale_rows(x, 1.0, X=x), "argument 'X' given twice"),
+    ]
+    for call, message in cases:
+        with pytest.raises(tmc.SignatureError) as e:
+            call()
+        assert message in str(e.value)
+    with pytest.raises(AttributeError, match="no kernel or graph 'nope'"):
+        kernels.nope
+
+
+def test_kernel_fault_is_an_exception_with_its_location(tmp_path):
+    m = tmc.load(os.path.join(DEPLOY, "divide.tm"))
+    x = np.arange(-100, 200, dtype=np.int32)
+    np.testing.assert_array_equal(m.divide_by(x, 7), np.trunc(x / 7).astype(np.int32))
+    with pytest.raises(tmc.Error, match=r"integer division by zero at .*divide.tm:6:\d+"):
+        m.divide_by(x, 0)
+
+
+def test_build_is_cached_and_follows_imports(tmp_path, rng):
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "twice.tm").write_text(
+        "op twice(X: f32[N]) -> f32[N] {\n  out[i] = X[i] * 2.0;\n}\n")
+    src = tmp_path / "k.tm"
+    src.write_text("import twice;\n"
+                   "kernel k(X: f32[N], Y: f32[N]) implements twice grid(cdiv(N, 64)) block(64) {\n"
+                   "  let i = blockIdx.x * 64 + threadIdx.x;\n"
+                   "  if (i < N) { Y[i] = X[i] * 2.0; }\n}\n")
+    a = tmc.load(str(src), import_dirs=[str(tmp_path / "mods")])
+    b = tmc.load(str(src), import_dirs=[str(tmp_path / "mods")])
+    assert a.library == b.library  # nothing rebuilt
+    x = rng.standard_normal(100).astype(np.float32)
+    np.testing.assert_allclose(a.k(x), 2 * x)
+    # An edited import is a new build (a new library file, loaded beside the old).
+    (tmp_path / "mods" / "twice.tm").write_text(
+        "// edited\nop twice(X: f32[N]) -> f32[N] {\n  out[i] = X[i] * 2.0;\n}\n")
+    c = tmc.load(str(src), import_dirs=[str(tmp_path / "mods")])
+    assert c.library != a.library
+    np.testing.assert_allclose(c.k(x), 2 * x)
+
+
+def test_compile_errors_raise(tmp_path):
+    src = tmp_path / "bad.tm"
+    src.write_text("kernel k(X: f32[N]) grid(1) block(32) {\n  X[0] = nope;\n}\n")
+    with pytest.raises(tmc.Error, match=r"bad.tm:2:\d+: error"):
+        tmc.load(str(src))
+    with pytest.raises(FileNotFoundError):
+        tmc.load(str(tmp_path / "missing.tm"))
+
+
+def test_run_checked():
+    ok = tmc.run_checked(os.path.join(EXAMPLES, "vector_add.tm"), kernel="vector_add", shapes={"N": 1000})
+    assert ok.ok
+    with pytest.raises(tmc.CheckError, match=r"oob.tm:10:\d+: error: out-of-bounds read of .X."):
+        tmc.run_checked(os.path.join(HERE, "Inputs", "oob.tm"), kernel="oob", shapes={"N": 100})
+
+
+def test_runtime_version():
+    assert tmc.runtime_version().count(".") == 2
