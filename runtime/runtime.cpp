@@ -204,6 +204,7 @@ tmc_status tmc_init(int device, tmc_context** out) {
     *out = new tmc_context();
     return TMC_SUCCESS;
   }
+  if (device == TMC_DEVICE_AUTO) return tmc_init_auto(out);
   std::string error;
   const tmc::runtime::CudaDriver* d = tmc::runtime::LoadCudaDriver(&error);
   if (!d) return Fail(TMC_ERROR_NO_DRIVER, error);

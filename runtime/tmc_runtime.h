@@ -85,6 +85,8 @@ const char* tmc_status_name(tmc_status status);
  * call is synchronous. A CPU context runs host-compiled kernels only
  * (tmc_module_load_host, tmc lib --cpu). */
 #define TMC_DEVICE_CPU (-1)
+/* tmc_init(TMC_DEVICE_AUTO, &ctx) is tmc_init_auto(&ctx). */
+#define TMC_DEVICE_AUTO (-2)
 tmc_status tmc_init(int device, tmc_context** ctx);
 /* CUDA device 0 when a driver and a device are present, else the CPU
  * executor. The environment variable TMC_DEVICE overrides: `cpu`, or a

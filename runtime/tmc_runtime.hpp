@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/tmc_runtime.h"
+#include "tmc_runtime.h"
 
 namespace tmc {
 
@@ -21,7 +21,8 @@ inline void Check(tmc_status s, const char* what) {
   if (s != TMC_SUCCESS) throw RuntimeError(s, std::string(what) + ": " + tmc_last_error());
 }
 
-/// A device context (tmc_init / tmc_shutdown).
+/// A device context (tmc_init / tmc_shutdown): a CUDA device number,
+/// TMC_DEVICE_CPU (the CPU executor) or TMC_DEVICE_AUTO (tmc_init_auto).
 class Context {
  public:
   explicit Context(int device = 0) { Check(tmc_init(device, &ctx_), "tmc_init"); }

@@ -52,3 +52,13 @@ if [ ! -f "$build/build.ninja" ] || (($# > 0)); then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
 fi
 cmake --build "$build"
+
+# The Python package (build/python/tmc): a .pth file in the site directory
+# of Debian's python3 (where python3-numpy and python3-torch are) makes
+# `import tmc` work there without pip; elsewhere, PYTHONPATH=build/python.
+site=$(/usr/bin/python3 -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null || true)
+if [ -n "$site" ] && mkdir -p "$site" 2>/dev/null && [ -w "$site" ]; then
+  echo "$(cd "$build" && pwd)/python" > "$site/tmc.pth"
+else
+  echo "setup: note: to import the Python package, set PYTHONPATH=$(cd "$build" && pwd)/python"
+fi

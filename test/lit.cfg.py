@@ -70,7 +70,7 @@ except OSError:
 # python3-pytest and python3-torch install), which may not be the python3
 # first on the PATH (a pyenv one, say). Features: python-numpy,
 # python-torch; %pkg-python runs that interpreter with build/python first
-# on its path.
+# on its path, %numpy-python without it.
 import subprocess
 for candidate in ["/usr/bin/python3", config.python]:
     if not os.path.exists(candidate):
@@ -83,4 +83,5 @@ for candidate in ["/usr/bin/python3", config.python]:
         config.available_features.add("python-torch")
     config.substitutions.append(("%pkg-python", "env PYTHONPATH=" + os.path.join(config.tmc_build_root, "python") +
                                  " PYTHONDONTWRITEBYTECODE=1 " + candidate))
+    config.substitutions.append(("%numpy-python", "env PYTHONDONTWRITEBYTECODE=1 " + candidate))
     break

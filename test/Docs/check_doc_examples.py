@@ -8,6 +8,7 @@ Every fenced block carries an info string:
   ```tm-fragment   part of a module (elided with `...`, or statements out of
                    context): exempt
   ```c             a complete C program: must compile as C11 with -Wall -Werror
+  ```python        Python: must compile (syntax)
   ```sh, ```text   commands and output: not checked
 A block without an info string is an error, so a new example cannot slip
 in unchecked.
@@ -21,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-KNOWN = {"tm", "tm-fragment", "c", "sh", "text"}
+KNOWN = {"tm", "tm-fragment", "c", "python", "sh", "text"}
 
 
 def blocks(path):
@@ -68,6 +69,12 @@ def main():
                     r = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
                     if r.returncode != 0:
                         problems.append(f"{where}: the C program does not compile:\n{r.stderr}")
+                    checked += 1
+                elif info == "python":
+                    try:
+                        compile(text, where, "exec")
+                    except SyntaxError as e:
+                        problems.append(f"{where}: the Python code does not compile: {e}")
                     checked += 1
     for p in problems:
         print(p)

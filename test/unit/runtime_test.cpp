@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "codegen/cpu/cpu_abi.h"
 #include "runtime/graph_plan.h"
 #include "runtime/kernel_signature.h"
 #include "runtime/tmc_runtime.h"
@@ -386,6 +387,116 @@ TEST(RuntimeDriver, ReportsAMissingDriver) {
   EXPECT_EQ(tmc_launch(nullptr, nullptr, 0, nullptr), TMC_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tmc_graph_launch(nullptr, nullptr, 0, 0, 0, nullptr), TMC_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(tmc_module_get_graph(nullptr, "g", nullptr), TMC_ERROR_INVALID_ARGUMENT);
+}
+
+// A CPU context: host memory, synchronous launches of host-compiled
+// kernels (here one written by hand against the executor's ABI), the same
+// argument checks, faults as TMC_ERROR_KERNEL_FAULT with their location.
+extern "C" void DoubleKernel(void* thread, const uint64_t* args) {
+  auto* t = static_cast<tmc_cpu_thread*>(thread);
+  const float* x = reinterpret_cast<const float*>(args[0]);
+  float* y = reinterpret_cast<float*>(args[1]);
+  int32_t n = static_cast<int32_t>(args[2]);
+  int32_t i = t->bid[0] * t->bdim[0] + t->tid[0];
+  if (i < n) y[i] = 2 * x[i];
+  if (i == 0 && x[0] < 0) tmc_cpu_int_fault(t, 0, 32, 1);  // a "division by zero" at site 1
+}
+
+TEST(RuntimeCpu, RunsHostKernelsOnACpuContext) {
+  tmc_context* ctx = nullptr;
+  ASSERT_EQ(tmc_init(TMC_DEVICE_CPU, &ctx), TMC_SUCCESS);
+  EXPECT_EQ(tmc_context_is_cpu(ctx), 1);
+  char name[32];
+  ASSERT_EQ(tmc_device_name(ctx, name, sizeof name), TMC_SUCCESS);
+  EXPECT_STREQ(name, "CPU executor");
+  int major = 1, minor = 1;
+  EXPECT_EQ(tmc_device_compute_capability(ctx, &major, &minor), TMC_ERROR_NO_DEVICE);
+  const char* meta = R"json({"kernels": [{"name": "double_it", "params": [
+      {"name": "X", "kind": "tensor", "dtype": "f32", "shape": ["N"]},
+      {"name": "Y", "kind": "tensor", "dtype": "f32", "shape": ["N"], "output": true},
+      {"name": "N", "kind": "shape", "dtype": "i32"}],
+      "grid": ["((N + 63) / 64)"], "block": [64], "shared_bytes": 0, "dynamic_shared": false,
+      "index_bits": 32, "compile_time": {}, "requires": []}]})json";
+  // A GPU image on a CPU context, and host code missing a kernel, are refused.
+  tmc_module* m = nullptr;
+  EXPECT_EQ(tmc_module_load(ctx, "x", 1, meta, &m), TMC_ERROR_INVALID_ARGUMENT);
+  tmc_host_image none = {meta, nullptr, 0, nullptr, 0};
+  EXPECT_EQ(tmc_module_load_host(ctx, &none, &m), TMC_ERROR_NOT_FOUND);
+  const tmc_host_kernel kernels[] = {{"double_it", &DoubleKernel}};
+  const char* const sites[] = {"", "k.tm:3:14"};
+  tmc_host_image image = {meta, kernels, 1, sites, 2};
+  ASSERT_EQ(tmc_module_load_host(ctx, &image, &m), TMC_SUCCESS) << tmc_last_error();
+  tmc_kernel* k = nullptr;
+  ASSERT_EQ(tmc_module_get_kernel(m, "double_it", &k), TMC_SUCCESS);
+
+  std::vector<float> host(1000), back(1000);
+  for (size_t i = 0; i < host.size(); ++i) host[i] = 0.5f * static_cast<float>(i) + 1;
+  uint64_t dx = 0, dy = 0;
+  ASSERT_EQ(tmc_malloc(ctx, 4000, &dx), TMC_SUCCESS);
+  ASSERT_EQ(tmc_malloc(ctx, 4000, &dy), TMC_SUCCESS);
+  EXPECT_EQ(dx % 256, 0u);
+  ASSERT_EQ(tmc_copy_to_device(ctx, dx, host.data(), 4000), TMC_SUCCESS);
+  tmc_arg args[2] = {};
+  args[0].is_tensor = args[1].is_tensor = 1;
+  args[0].tensor = {dx, TMC_F32, 1, {1000}};
+  args[1].tensor = {dy, TMC_F32, 1, {1000}};
+  tmc_stream* stream = nullptr;
+  ASSERT_EQ(tmc_stream_create(ctx, &stream), TMC_SUCCESS);
+  tmc_event *start = nullptr, *end = nullptr;
+  ASSERT_EQ(tmc_event_create(ctx, &start), TMC_SUCCESS);
+  ASSERT_EQ(tmc_event_create(ctx, &end), TMC_SUCCESS);
+  ASSERT_EQ(tmc_event_record(start, stream), TMC_SUCCESS);
+  ASSERT_EQ(tmc_launch(k, args, 2, stream), TMC_SUCCESS) << tmc_last_error();
+  ASSERT_EQ(tmc_event_record(end, stream), TMC_SUCCESS);
+  float ms = -1;
+  EXPECT_EQ(tmc_event_elapsed_ms(start, end, &ms), TMC_SUCCESS);
+  EXPECT_GE(ms, 0.0f);
+  ASSERT_EQ(tmc_stream_synchronize(stream), TMC_SUCCESS);
+  ASSERT_EQ(tmc_copy_to_host(ctx, back.data(), dy, 4000), TMC_SUCCESS);
+  for (size_t i = 0; i < host.size(); ++i) ASSERT_EQ(back[i], 2 * host[i]) << i;
+
+  // The same checks as on the GPU: nothing runs with a wrong shape.
+  args[1].tensor.shape[0] = 999;
+  EXPECT_EQ(tmc_launch(k, args, 2, nullptr), TMC_ERROR_SIGNATURE);
+  args[1].tensor.shape[0] = 1000;
+  // A fault: the status, the kernel, what and where.
+  host[0] = -1;
+  ASSERT_EQ(tmc_copy_to_device(ctx, dx, host.data(), 4), TMC_SUCCESS);
+  EXPECT_EQ(tmc_launch(k, args, 2, nullptr), TMC_ERROR_KERNEL_FAULT);
+  EXPECT_STREQ(tmc_last_error(),
+               "kernel 'double_it' on the CPU executor: an integer division by zero at k.tm:3:14 (thread 0 of block (0, 0, 0))");
+  // A wrapped stream is not the caller's to destroy; on a CPU context it is ignored.
+  tmc_stream* wrapped = nullptr;
+  EXPECT_EQ(tmc_stream_wrap(ctx, reinterpret_cast<void*>(0x1234), &wrapped), TMC_SUCCESS);
+  tmc_stream_destroy(wrapped);
+  tmc_event_destroy(start);
+  tmc_event_destroy(end);
+  tmc_stream_destroy(stream);
+  EXPECT_EQ(tmc_free(ctx, dx), TMC_SUCCESS);
+  EXPECT_EQ(tmc_free(ctx, dy), TMC_SUCCESS);
+  tmc_module_unload(m);
+  tmc_shutdown(ctx);
+}
+
+TEST(RuntimeCpu, InitAutoFallsBackAndHonoursTmcDevice) {
+  setenv("TMC_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+  tmc_context* ctx = nullptr;
+  unsetenv("TMC_DEVICE");
+  ASSERT_EQ(tmc_init_auto(&ctx), TMC_SUCCESS);  // no driver here (forced): the CPU executor
+  EXPECT_EQ(tmc_context_is_cpu(ctx), 1);
+  tmc_shutdown(ctx);
+  ASSERT_EQ(tmc_init(TMC_DEVICE_AUTO, &ctx), TMC_SUCCESS);
+  EXPECT_EQ(tmc_context_is_cpu(ctx), 1);
+  tmc_shutdown(ctx);
+  setenv("TMC_DEVICE", "cpu", 1);
+  ASSERT_EQ(tmc_init_auto(&ctx), TMC_SUCCESS);
+  tmc_shutdown(ctx);
+  setenv("TMC_DEVICE", "0", 1);  // a GPU asked for, none there
+  EXPECT_EQ(tmc_init_auto(&ctx), TMC_ERROR_NO_DRIVER);
+  setenv("TMC_DEVICE", "gpu", 1);
+  EXPECT_EQ(tmc_init_auto(&ctx), TMC_ERROR_INVALID_ARGUMENT);
+  EXPECT_STREQ(tmc_last_error(), "TMC_DEVICE='gpu': expected 'cpu' or a device number");
+  unsetenv("TMC_DEVICE");
 }
 
 }  // namespace
