@@ -3,6 +3,7 @@
 #include "codegen/kernel_metadata.h"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -26,23 +27,29 @@ std::string LayoutName(ir::LayoutKind k) {
   return "row_major";
 }
 
-// The buffers a kernel writes (stores and atomics), for kernels that
-// implement no op: their outputs are the tensors they write.
+// The outputs of a kernel that implements no op: the tensors it writes
+// (plain stores) and never reads. A tensor also read, or updated by
+// atomics, is read-modify-write: its contents matter, so it is an input
+// (callers must pass it; bindings do not allocate it).
 class WrittenBuffers : public ir::Visitor {
  public:
-  std::vector<std::string> names;
+  std::set<std::string> stored, read;
+  std::vector<std::string> Outputs() const {
+    std::vector<std::string> out;
+    for (const std::string& b : stored)
+      if (!read.count(b)) out.push_back(b);
+    return out;
+  }
 
  protected:
   using ir::Visitor::Visit;
   void Visit(const ir::Store* s) override {
-    names.push_back(s->buffer->name);
+    stored.insert(s->buffer->name);
     ir::Visitor::Visit(s);
   }
-  void Visit(const ir::Call* c) override {
-    if (c->HasEffects() && c->intrinsic <= ir::Intrinsic::AtomicCas && !c->args.empty() &&
-        c->args[0]->kind == ir::ExprKind::Load)
-      names.push_back(static_cast<const ir::Load*>(c->args[0].get())->buffer->name);
-    ir::Visitor::Visit(c);
+  void Visit(const ir::Load* l) override {
+    read.insert(l->buffer->name);
+    ir::Visitor::Visit(l);
   }
 };
 
@@ -61,7 +68,7 @@ std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
     if (f->implements.empty() && f->body) {
       WrittenBuffers written;
       written.Walk(f->body);
-      outputs = written.names;
+      outputs = written.Outputs();
     }
     for (size_t i = 0; i < f->params.size(); ++i) {
       const ir::Param& p = f->params[i];

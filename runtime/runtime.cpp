@@ -51,6 +51,11 @@ struct tmc_graph {
   // kept, and grown when a launch needs more.
   uint64_t workspace = 0;
   size_t workspace_bytes = 0;
+  // Held while a launch uses that workspace: on a CPU context (synchronous)
+  // concurrent calls then take turns; on a GPU the kernels run after the
+  // call returns, so concurrent calls on different streams must pass their
+  // own workspaces (tmc_runtime.h).
+  std::mutex workspace_lock;
 };
 
 struct tmc_module {
@@ -73,8 +78,23 @@ struct tmc_event {
   std::chrono::steady_clock::time_point recorded;  // CPU contexts
 };
 
+// Every driver call runs with the context's own CUDA context pushed and
+// popped again: an application (PyTorch) keeps whatever context its thread
+// had, and contexts of several devices work from any thread.
+struct CurrentContext {
+  const tmc::runtime::CudaDriver* driver = nullptr;
+  explicit CurrentContext(const tmc_context* ctx);
+  ~CurrentContext() {
+    void* popped = nullptr;
+    if (driver) driver->cuCtxPopCurrent(&popped);
+  }
+  CurrentContext(const CurrentContext&) = delete;
+  CurrentContext& operator=(const CurrentContext&) = delete;
+};
+
 #define TMC_CU(ctx, call)                                                                                \
   do {                                                                                                   \
+    CurrentContext current_(&*(ctx));                                                                   \
     int rc_ = (ctx)->driver->call;                                                                       \
     if (rc_ != 0) return Fail(TMC_ERROR_CUDA, std::string(#call) + ": " + tmc::runtime::CudaErrorString(*(ctx)->driver, rc_)); \
   } while (0)
@@ -179,6 +199,10 @@ tmc_status LaunchOnCpu(tmc_kernel* k, const tmc::runtime::CheckedLaunch& checked
 
 }  // namespace
 
+CurrentContext::CurrentContext(const tmc_context* ctx) {
+  if (ctx && ctx->driver && ctx->cu_context && ctx->driver->cuCtxPushCurrent(ctx->cu_context) == 0) driver = ctx->driver;
+}
+
 extern "C" {
 
 const char* tmc_last_error(void) { return g_last_error.c_str(); }
@@ -217,7 +241,6 @@ tmc_status tmc_init(int device, tmc_context** out) {
   TMC_CU(ctx, cuDeviceGet(&dev, device));
   ctx->device = dev;
   TMC_CU(ctx, cuDevicePrimaryCtxRetain(&ctx->cu_context, dev));
-  TMC_CU(ctx, cuCtxSetCurrent(ctx->cu_context));
   *out = ctx.release();
   return TMC_SUCCESS;
 }
@@ -291,6 +314,7 @@ tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_siz
   for (auto& sig : sigs) {
     auto k = std::make_unique<tmc_kernel>();
     k->module = m.get();
+    CurrentContext current(ctx);
     int rc = ctx->driver->cuModuleGetFunction(&k->function, m->cu_module, sig.name.c_str());
     if (rc != 0) {
       ctx->driver->cuModuleUnload(m->cu_module);
@@ -300,6 +324,7 @@ tmc_status tmc_module_load(tmc_context* ctx, const void* image, size_t image_siz
     m->kernels[k->signature.name] = std::move(k);
   }
   if (tmc_status s = AddGraphs(m.get(), metadata_json); s != TMC_SUCCESS) {
+    CurrentContext current(ctx);
     ctx->driver->cuModuleUnload(m->cu_module);
     return s;
   }
@@ -338,7 +363,10 @@ void tmc_module_unload(tmc_module* m) {
   if (!m) return;
   for (auto& [name, g] : m->graphs)
     if (g->workspace) DeviceFree(m->ctx, g->workspace);
-  if (!m->ctx->cpu()) m->ctx->driver->cuModuleUnload(m->cu_module);
+  if (!m->ctx->cpu()) {
+    CurrentContext current(m->ctx);
+    m->ctx->driver->cuModuleUnload(m->cu_module);
+  }
   delete m;
 }
 
@@ -381,7 +409,9 @@ tmc_status tmc_graph_launch(tmc_graph* g, const tmc_arg* args, int num_args, uin
   if (workspace && workspace % 256 != 0)
     return Fail(TMC_ERROR_INVALID_ARGUMENT, "graph '" + plan.name + "': the workspace must be 256-byte aligned");
   tmc_context* ctx = g->module->ctx;
+  std::unique_lock<std::mutex> lock(g->workspace_lock, std::defer_lock);
   if (!workspace && bound.workspace_bytes > 0) {
+    lock.lock();
     if (g->workspace_bytes < bound.workspace_bytes) {
       if (g->workspace)
         if (tmc_status s = DeviceFree(ctx, g->workspace); s != TMC_SUCCESS) return s;
@@ -520,7 +550,10 @@ tmc_status tmc_stream_synchronize(tmc_stream* s) {
 
 void tmc_stream_destroy(tmc_stream* s) {
   if (!s) return;
-  if (s->owned && !s->ctx->cpu()) s->ctx->driver->cuStreamDestroy(s->cu_stream);
+  if (s->owned && !s->ctx->cpu()) {
+    CurrentContext current(s->ctx);
+    s->ctx->driver->cuStreamDestroy(s->cu_stream);
+  }
   delete s;
 }
 
@@ -556,7 +589,10 @@ tmc_status tmc_event_elapsed_ms(tmc_event* start, tmc_event* end, float* ms) {
 
 void tmc_event_destroy(tmc_event* e) {
   if (!e) return;
-  if (!e->ctx->cpu()) e->ctx->driver->cuEventDestroy(e->cu_event);
+  if (!e->ctx->cpu()) {
+    CurrentContext current(e->ctx);
+    e->ctx->driver->cuEventDestroy(e->cu_event);
+  }
   delete e;
 }
 

@@ -136,7 +136,8 @@ tmc_status tmc_launch(tmc_kernel* kernel, const tmc_arg* args, int num_args, tmc
  * Intermediate values live in a workspace whose size depends on the
  * shapes: pass one of at least tmc_graph_workspace_size() bytes (256-byte
  * aligned), or 0 to let the graph allocate one, kept until the module is
- * unloaded. Every kernel's arguments are checked before the first launch;
+ * unloaded (one per graph: calls from several threads or on several
+ * streams of a GPU must pass their own). Every kernel's arguments are checked before the first launch;
  * the kernels run in order on `stream`. */
 tmc_status tmc_module_get_graph(tmc_module* module, const char* name, tmc_graph** graph);
 tmc_status tmc_graph_workspace_size(tmc_graph* graph, const tmc_arg* args, int num_args, size_t* bytes);

@@ -86,9 +86,12 @@ class _Array:
             strides = cai.get("strides")
             if strides is not None and tuple(strides) != _contiguous_strides(self.shape, _runtime.DTYPE_BYTES[dt]):
                 raise SignatureError("%s: argument '%s' is not contiguous (strides %s)" % (where, name, tuple(strides)))
-            self.device = 0
-            if torch is not None and torch.cuda.is_available():
-                self.device = torch.cuda.current_device()
+            # The array's device: CuPy's and Numba's arrays say it; else the
+            # current one of PyTorch, else 0.
+            dev = getattr(obj, "device", None)
+            self.device = getattr(dev, "id", None)
+            if not isinstance(self.device, int):
+                self.device = torch.cuda.current_device() if torch is not None and torch.cuda.is_available() else 0
             self.stream = cai.get("stream")
             return
         if hasattr(obj, "__dlpack__") and torch is not None and not hasattr(obj, "__array_interface__"):
@@ -152,7 +155,16 @@ def _eval_formula(text, names):
             return (min if n.func.id == "min" else max)(ev(n.args[0]), ev(n.args[1]))
         raise ValueError("unsupported shape formula '%s'" % text)
 
-    return ev(ast.parse(text.replace("/", "//"), mode="eval"))
+    # As the runtime reads them: integer literals may carry a type suffix
+    # (2i64), casts (i64(N)) keep the value, `/` divides integers.
+    import re
+    clean = re.sub(r"\b(\d+)[iu]\d+\b", r"\1", text)
+    clean = re.sub(r"\b[iu](8|16|32|64)\(", "(", clean).replace("/", "//")
+    try:
+        tree = ast.parse(clean, mode="eval")
+    except SyntaxError:
+        raise ValueError("unsupported shape formula '%s'" % text) from None
+    return ev(tree)
 
 
 class Function:
@@ -205,6 +217,9 @@ class Function:
     def output_shape(self, p, symbols):
         try:
             return tuple(_eval_formula(d, symbols) for d in p["shape"])
+        except (ValueError, ZeroDivisionError) as e:
+            raise SignatureError("%s: cannot compute the shape of output '%s': %s; pass the output" %
+                                 (self.name, p["name"], e)) from None
         except KeyError as e:
             raise SignatureError("%s: cannot infer the shape of output '%s' (%s): '%s' is bound by no input; pass the "
                                  "output" % (self.name, p["name"], ", ".join(p["shape"]), e.args[0])) from None
@@ -282,7 +297,15 @@ class Function:
         s = _stream(ctx, device, stream)
         try:
             if self.is_graph:
-                status = rt.tmc_graph_launch(handle, c_args, len(self.params), 0, 0, s)
+                # A workspace of this call's own (the graph's built-in one is
+                # shared by every caller), allocated like the outputs.
+                size = ctypes.c_size_t(0)
+                status = rt.tmc_graph_workspace_size(handle, c_args, len(self.params), ctypes.byref(size))
+                workspace, address = None, 0
+                if status == 0 and size.value:
+                    workspace, address = _workspace(like, size.value)
+                if status == 0:
+                    status = rt.tmc_graph_launch(handle, c_args, len(self.params), address, size.value, s)
             else:
                 status = rt.tmc_launch(handle, c_args, len(self.params), s)
         finally:
@@ -297,6 +320,10 @@ class Function:
         return results[0] if len(results) == 1 else tuple(results)
 
     def _handle(self, ctx, device):
+        with _runtime.LOCK:
+            return self._handle_locked(ctx, device)
+
+    def _handle_locked(self, ctx, device):
         if device not in self._handles:
             rt = _runtime.lib()
             mod = ctypes.c_void_p()
@@ -330,6 +357,21 @@ def _allocate(like, dtype, shape, where, name):
     return torch.empty(shape, dtype=getattr(torch, _TORCH[dtype]), device=dev)
 
 
+def _workspace(like, size):
+    """`size` bytes of scratch memory where `like` lives, 256-byte aligned:
+    (the owning object, its address)."""
+    if like.kind == "numpy" or (like.device == DEVICE_CPU and _torch() is None):
+        import numpy as np
+        buf = np.empty(size + 256, dtype=np.uint8)
+        base = buf.ctypes.data
+    else:
+        torch = _torch()
+        dev = "cpu" if like.device == DEVICE_CPU else "cuda:%d" % like.device
+        buf = torch.empty(size + 256, dtype=torch.uint8, device=dev)
+        base = buf.data_ptr()
+    return buf, (base + 255) // 256 * 256
+
+
 def _stream(ctx, device, given):
     """The stream to launch on: the tensor's (__cuda_array_interface__), or
     PyTorch's current one on that device; none on the CPU."""
@@ -337,7 +379,7 @@ def _stream(ctx, device, given):
         return None
     handle = given
     torch = _torch()
-    if handle is None and torch is not None:
+    if handle is None and torch is not None and torch.cuda.is_available():
         handle = torch.cuda.current_stream(device).cuda_stream
     if not handle:
         return None

@@ -92,12 +92,15 @@ def build(path, archs, kernels, graphs, defines, shapes, tuning_db, extra_args):
         args += ["-D", "%s=%s" % (name, value)]
     if shapes:
         args += ["--shape", ",".join("%s=%d" % (k, v) for k, v in sorted(shapes.items()))]
+    db_digest = None
     if tuning_db:
         args += ["--db", os.path.abspath(tuning_db)]
+        # A retuned database (same path, new contents) is a new build.
+        db_digest = _sha256_file(tuning_db) if os.path.isfile(tuning_db) else None
     args += list(extra_args or [])
     version = subprocess.run([tmc, "--version"], capture_output=True, text=True).stdout.strip()
     st = os.stat(tmc)  # a rebuilt tmc (same version, new code) builds anew
-    key = hashlib.sha256(json.dumps([version, tmc, st.st_size, st.st_mtime_ns, path, args]).encode()).hexdigest()[:24]
+    key = hashlib.sha256(json.dumps([version, tmc, st.st_size, st.st_mtime_ns, path, args, db_digest]).encode()).hexdigest()[:24]
     base = os.path.join(cache_root(), key)
     name = library_name(path)
     index = os.path.join(base, "current.json")
@@ -127,8 +130,8 @@ def build(path, archs, kernels, graphs, defines, shapes, tuning_db, extra_args):
             os.rename(work, final)
         except OSError:
             shutil.rmtree(work, ignore_errors=True)
-    tmp = index + ".%d" % os.getpid()
-    with open(tmp, "w") as f:
+    fd, tmp = tempfile.mkstemp(dir=base, suffix=".json")
+    with os.fdopen(fd, "w") as f:
         json.dump({"build": build_id, "deps": deps}, f)
     os.replace(tmp, index)
     return os.path.join(final, "lib%s.so" % name), name

@@ -7,6 +7,7 @@ libtmc_runtime.so.0 that C and C++ applications link (docs/deploy.md).
 
 import ctypes
 import os
+import threading
 
 MAX_RANK = 8
 DEVICE_CPU = -1
@@ -38,6 +39,7 @@ class Arg(ctypes.Structure):
 
 _P = ctypes.c_void_p
 _lib = None
+LOCK = threading.RLock()  # guards the library, the contexts and the handles cached per device
 
 
 def _package_dir():
@@ -64,12 +66,20 @@ def lib():
     global _lib
     if _lib is not None:
         return _lib
+    with LOCK:
+        return _lib if _lib is not None else _load()
+
+
+def _load():
+    global _lib
     tried = runtime_library_candidates()
     path = next((p for p in tried if os.path.exists(p)), None)
-    if path is None:
+    try:
+        # Else the loader's search path (an install in /usr: lib/<triplet>).
+        l = ctypes.CDLL(path or "libtmc_runtime.so.0", mode=ctypes.RTLD_GLOBAL)
+    except OSError:
         raise ImportError("tmc: libtmc_runtime.so.0 not found (looked in: " + ", ".join(tried) +
-                          "); build tmc (bash scripts/setup.sh) or set TMC_RUNTIME_LIB")
-    l = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+                          " and the loader's path); build tmc (bash scripts/setup.sh) or set TMC_RUNTIME_LIB") from None
     sigs = {
         "tmc_runtime_version": (ctypes.c_char_p, []),
         "tmc_last_error": (ctypes.c_char_p, []),
@@ -80,6 +90,7 @@ def lib():
         "tmc_module_get_graph": (ctypes.c_int, [_P, ctypes.c_char_p, ctypes.POINTER(_P)]),
         "tmc_launch": (ctypes.c_int, [_P, ctypes.POINTER(Arg), ctypes.c_int, _P]),
         "tmc_graph_launch": (ctypes.c_int, [_P, ctypes.POINTER(Arg), ctypes.c_int, ctypes.c_uint64, ctypes.c_size_t, _P]),
+        "tmc_graph_workspace_size": (ctypes.c_int, [_P, ctypes.POINTER(Arg), ctypes.c_int, ctypes.POINTER(ctypes.c_size_t)]),
         "tmc_stream_wrap": (ctypes.c_int, [_P, _P, ctypes.POINTER(_P)]),
         "tmc_stream_destroy": (None, [_P]),
     }
@@ -101,6 +112,11 @@ _contexts = {}
 def context(device):
     """The context of `device` (DEVICE_CPU or a CUDA device number),
     created on first use and kept for the life of the process."""
+    with LOCK:
+        return _context_locked(device)
+
+
+def _context_locked(device):
     if device not in _contexts:
         ctx = _P()
         status = lib().tmc_init(device, ctypes.byref(ctx))

@@ -15,7 +15,7 @@ torch.compile.
 import torch as _torch
 
 _SCALAR = {"bool": "bool", "f16": "float", "bf16": "float", "f32": "float", "f64": "float"}
-_libraries = []  # torch.library.Library objects must outlive their operators
+_namespaces = {}  # namespace -> its torch.library.Library (which must outlive the operators)
 
 
 def _schema(f):
@@ -56,9 +56,7 @@ def register(module, namespace, names=None):
     without outputs cannot be a functional operator and is refused."""
     from . import SignatureError, _TORCH
     chosen = names or sorted(module.functions)
-    lib = _torch.library.Library(namespace, "DEF")
-    _libraries.append(lib)
-    done = []
+    # Everything is checked before the first operator is defined.
     for name in chosen:
         if name not in module.functions:
             raise SignatureError("tmc.torch.register: the module has no kernel or graph '%s'" % name)
@@ -69,6 +67,19 @@ def register(module, namespace, names=None):
             if p["dtype"] not in _TORCH:
                 raise SignatureError("tmc.torch.register: output '%s' of '%s' is %s, which PyTorch has no type for" %
                                      (p["name"], name, p["dtype"]))
+    # Several modules (or calls) may add to one namespace: a FRAGMENT
+    # library where PyTorch has them (2.0 and later), else the one DEF
+    # library this package made for the namespace.
+    lib = _namespaces.get(namespace)
+    if lib is None:
+        try:
+            lib = _torch.library.Library(namespace, "FRAGMENT")
+        except ValueError:
+            lib = _torch.library.Library(namespace, "DEF")
+        _namespaces[namespace] = lib
+    done = []
+    for name in chosen:
+        f = module.functions[name]
         lib.define(_schema(f))
 
         def run(*args, _f=f):

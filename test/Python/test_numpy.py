@@ -131,3 +131,34 @@ def test_run_checked():
 
 def test_runtime_version():
     assert tmc.runtime_version().count(".") == 2
+
+
+def test_read_modify_write_tensors_are_inputs(tmp_path, rng):
+    # A kernel without an op: the tensors it only writes are its outputs
+    # (allocated when not given); one it reads and writes, or updates with
+    # atomics, must be passed.
+    src = tmp_path / "rmw.tm"
+    src.write_text(
+        "kernel axpy(X: f32[N], a: f32, Y: f32[N], Z: f32[N]) grid(cdiv(N, 64)) block(64) {\n"
+        "  let i = blockIdx.x * 64 + threadIdx.x;\n"
+        "  if (i < N) { Y[i] = Y[i] + a * X[i]; Z[i] = X[i]; }\n}\n")
+    m = tmc.load(str(src))
+    assert [p["name"] for p in m.axpy.outputs] == ["Z"]
+    x = rng.standard_normal(100).astype(np.float32)
+    y = rng.standard_normal(100).astype(np.float32)
+    y0 = y.copy()
+    z = m.axpy(x, 2.0, y)
+    np.testing.assert_allclose(y, y0 + np.float32(2.0) * x, rtol=1e-6)
+    np.testing.assert_array_equal(z, x)
+    with pytest.raises(tmc.SignatureError, match="missing argument 'Y'"):
+        m.axpy(x, 2.0)
+
+
+def test_shape_formulas_as_the_runtime_reads_them():
+    from tmc import _eval_formula
+    assert _eval_formula("((N + 63) / 64)", {"N": 100}) == 2
+    assert _eval_formula("(2i64 * i64(N))", {"N": 7}) == 14
+    assert _eval_formula("(-7 / 2)", {}) == -3 and _eval_formula("(-7 % 2)", {}) == -1
+    assert _eval_formula("max(M, 4) - min(M, 4)", {"M": 9}) == 5
+    with pytest.raises(ValueError):
+        _eval_formula("N <<", {"N": 1})

@@ -60,6 +60,18 @@ def test_register_as_torch_ops(kernels):
         torch.testing.assert_close(Model()(x), 0.5 * torch.relu(x @ w + b), rtol=1e-4, atol=1e-4)
 
 
+def test_register_twice_in_one_namespace(kernels):
+    # A second module (here the same one, under other names) adds to it.
+    tmc.torch.register(kernels, namespace="tmc_test_shared", names=["scale_rows"])
+    tmc.torch.register(kernels, namespace="tmc_test_shared", names=["block"])
+    x = torch.randn(3, 64)
+    torch.testing.assert_close(torch.ops.tmc_test_shared.scale_rows(x, 2.0), 2 * x)
+    with pytest.raises(tmc.SignatureError, match="no kernel or graph 'nope'"):
+        tmc.torch.register(kernels, namespace="tmc_test_shared2", names=["scale_rows", "nope"])
+    with pytest.raises((AttributeError, RuntimeError)):  # nothing was defined before the check failed
+        torch.ops.tmc_test_shared2.scale_rows
+
+
 def test_register_refuses_kernels_without_outputs(tmp_path):
     src = tmp_path / "noout.tm"
     src.write_text("kernel nothing(X: f32[N]) grid(1) block(32) {\n  let a = X[0];\n}\n")
@@ -74,6 +86,7 @@ def test_cuda_tensors_on_the_current_stream(kernels):
     w = torch.randn(64, 96, device="cuda")
     b = torch.randn(96, device="cuda")
     s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())  # the inputs were made on the default stream
     with torch.cuda.stream(s):
         out = kernels.block(x, w, b)
     s.synchronize()

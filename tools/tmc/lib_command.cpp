@@ -140,7 +140,7 @@ std::string CString(const std::string& s) {
   std::string out;
   for (unsigned char ch : s) {
     if (ch == '"' || ch == '\\') out += '\\', out += static_cast<char>(ch);
-    else if (ch < 0x20 || ch >= 0x7f) out += fmt::format("\\{:03o}", ch);
+    else if (ch < 0x20 || ch >= 0x7f || ch == '?') out += fmt::format("\\{:03o}", ch);  // '?': no trigraphs
     else out += static_cast<char>(ch);
   }
   return out;
