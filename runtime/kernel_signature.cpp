@@ -174,6 +174,9 @@ class Formula {
         return name == "max" ? std::max(*a, *b) : std::min(*a, *b);
       }
       if (pos_ < t_.size() && t_[pos_] == '(') return Parenthesized();  // a cast such as i64(N)
+      // A condition the compiler simplified to a constant (`where N % V == 0`
+      // with V = 1 is "true").
+      if (name == "true" || name == "false") return name == "true" ? 1 : 0;
       auto it = names_.find(name);
       if (it == names_.end()) {
         err_ = "unknown name '" + name + "'";

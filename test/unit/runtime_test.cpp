@@ -179,6 +179,9 @@ TEST(RuntimeFormula, Evaluates) {
   EXPECT_EQ(EvalFormula("((N + 63) / 64)", {{"N", 65}}, &error), 2);
   EXPECT_EQ(EvalFormula("i64(M) * 2i64 - -1", {{"M", 4}}, &error), 9);
   EXPECT_FALSE(EvalFormula("N / 0", {{"N", 1}}, &error));
+  // Conditions the compiler simplified to a constant (a `where` that holds for every shape).
+  EXPECT_EQ(EvalFormula("true", {}, &error), 1);
+  EXPECT_EQ(EvalFormula("(N > 2) && false", {{"N", 5}}, &error), 0);
   EXPECT_EQ(error, "in formula 'N / 0': division by zero");
   EXPECT_FALSE(EvalFormula("(N + 1", {{"N", 1}}, &error));
   EXPECT_FALSE(EvalFormula("Q", {}, &error));

@@ -6,6 +6,7 @@
 #include "tools/tmc/lib_command.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "tools/tmc/op_kernel.h"
 #include "tools/tmc/tuned_params.h"
 #include "tools/tmc/version.h"
+#include "tune/tuning_db.h"
 
 
 namespace tmc::driver {
@@ -97,6 +99,7 @@ struct CFunction {
   std::string name;      // the kernel's or graph's
   bool graph = false;
   size_t unit = 0;
+  std::vector<size_t> variants;  // units of its tuned variants (shape-bucket dispatch)
   std::string summary;   // what it implements, compile-time values, conditions
   std::vector<CParam> params;
 };
@@ -199,6 +202,117 @@ bool FindRuntime(const std::string& given, RuntimePaths* out, std::string* error
   return false;
 }
 
+// The start of a kernel's launcher with tuned variants: the shape symbols
+// bound from its tensor arguments, the variant tuned nearest to them (the fewest
+// power-of-two buckets apart, then the nearest), launched; a variant whose
+// launch conditions refuse the shapes falls back to the default build,
+// which follows.
+std::string Dispatch(const std::string& lib, const CFunction& f, const std::vector<LibUnit>& units, size_t n) {
+  std::map<std::string, std::string> bound;  // symbol -> "param->shape[d]"
+  for (size_t i = 0; i < f.params.size(); ++i)
+    if (f.params[i].tensor)
+      for (size_t d = 0; d < f.params[i].shape.size(); ++d)
+        if (IsCIdentifier(f.params[i].shape[d]) && !bound.count(f.params[i].shape[d]))
+          bound[f.params[i].shape[d]] = fmt::format("args[{}].tensor.shape[{}]", i, d);
+  std::vector<std::string> symbols;
+  for (size_t u : f.variants)
+    for (const auto& shape : units[u].variant_shapes)
+      for (const auto& [sym, v] : shape)
+        if (bound.count(sym) && std::find(symbols.begin(), symbols.end(), sym) == symbols.end()) symbols.push_back(sym);
+  if (symbols.empty()) return "";
+  std::string table, now;
+  for (size_t u : f.variants)
+    for (const auto& shape : units[u].variant_shapes) {
+      std::string dims;
+      for (const std::string& sym : symbols) {
+        auto it = shape.find(sym);
+        dims += fmt::format("{}{}", dims.empty() ? "" : ", ", it == shape.end() ? int64_t{-1} : it->second);
+      }
+      table += fmt::format("      {{{}, {{{}}}}},\n", u, dims);
+    }
+  for (size_t s = 0; s < symbols.size(); ++s) now += fmt::format("    now[{}] = {};\n", s, bound.at(symbols[s]));
+  return fmt::format(
+      "  {{\n"
+      "    /* Shape-bucket dispatch over the tuned variants ({2}). */\n"
+      "    static const struct {{ size_t unit; int64_t shape[{1}]; }} tuned[] = {{\n{3}    }};\n"
+      "    int64_t now[{1}], best_buckets = -1, best_distance = 0;\n"
+      "    size_t i, best = 0;\n"
+      "    int s;\n"
+      "    tmc_kernel* variant;\n"
+      "{4}"
+      "    for (i = 0; i < sizeof tuned / sizeof tuned[0]; ++i) {{\n"
+      "      int64_t buckets = 0, distance = 0;\n"
+      "      for (s = 0; s < {1}; ++s)\n"
+      "        if (tuned[i].shape[s] >= 0) {{\n"
+      "          buckets += {0}_abs({0}_bucket(now[s]) - {0}_bucket(tuned[i].shape[s]));\n"
+      "          distance += {0}_abs(now[s] - tuned[i].shape[s]);\n"
+      "        }}\n"
+      "      if (best_buckets < 0 || buckets < best_buckets || (buckets == best_buckets && distance < best_distance))\n"
+      "        best = i, best_buckets = buckets, best_distance = distance;\n"
+      "    }}\n"
+      "    st = {0}_module(ctx, tuned[best].unit, &module);\n"
+      "    if (st == TMC_SUCCESS) st = tmc_module_get_kernel(module, \"{5}\", &variant);\n"
+      "    if (st == TMC_SUCCESS) st = tmc_launch(variant, args, {6}, stream);\n"
+      "    if (st != TMC_ERROR_SIGNATURE) return st;\n"
+      "    /* The variant's launch conditions refuse these shapes: the default build. */\n"
+      "  }}\n",
+      lib, symbols.size(), fmt::format("{}", fmt::join(symbols, ", ")), table, now, f.name, n);
+}
+
+// A tuned variant of a kernel (shape-bucket dispatch).
+struct KernelVariant {
+  std::string kernel, params;
+  ParamValues values;
+  std::vector<std::map<std::string, int64_t>> shapes;  // the shapes it is the best for
+};
+
+// The tuned variants of each kernel of `only`: the database's best entries
+// for it (this source, the library's first arch, its fixed values, this
+// tmc) grouped by their values. None for a kernel with fewer than two
+// different best sets (one is already the default build's: docs/tuning.md),
+// with --shape (which picks one set for the library) or when -D sets one of
+// the tuned parameters.
+bool FindVariants(const Options& given, const Options& part, const SourceManager& sm, const sema::CheckedModule& m,
+                  const std::vector<std::string>& only, std::vector<KernelVariant>* out) {
+  if (given.no_tuning_db || !given.shapes.empty()) return true;
+  std::string path = given.db_path.empty() ? tune::DefaultDbPath() : given.db_path;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return true;
+  std::string error;
+  std::unique_ptr<tune::TuningDb> db = tune::TuningDb::Open(path, /*create=*/false, &error);
+  if (!db) {
+    std::fprintf(stderr, "tmc: warning: %s; no shape-bucket dispatch\n", error.c_str());
+    return true;
+  }
+  std::vector<tune::BestEntry> best = db->AllBest(&error);
+  std::string hash = SourceHash(sm);
+  for (const std::string& k : only) {
+    auto inst = m.kernels.find(k);
+    if (inst == m.kernels.end() || inst->second.ct_candidates.empty()) continue;
+    std::string fixed = FixedValuesText(inst->second, part, k);
+    std::map<std::string, KernelVariant> groups;
+    for (const tune::BestEntry& e : best) {
+      if (e.key.kernel != k || e.key.source_hash != hash || e.key.arch != given.lib_archs.front() ||
+          e.key.dtypes != fixed || e.key.tmc_version != kTmcVersion || e.shape.empty())
+        continue;
+      std::optional<ParamValues> values = ParseParamValues(e.params);
+      if (!values) continue;
+      bool user = false;
+      for (const auto& [p, v] : *values) user = user || DefinedByUser(part, k, p);
+      if (user) continue;
+      KernelVariant& g = groups[e.params];
+      g.kernel = k;
+      g.params = e.params;
+      g.values = *values;
+      std::map<std::string, int64_t> shape(e.shape.begin(), e.shape.end());
+      if (std::find(g.shapes.begin(), g.shapes.end(), shape) == g.shapes.end()) g.shapes.push_back(shape);
+    }
+    if (groups.size() < 2) continue;
+    for (auto& [params, g] : groups) out->push_back(std::move(g));
+  }
+  return true;
+}
+
 }  // namespace
 
 bool GenerateLibrary(const std::string& name, const std::string& source_file, const std::vector<LibUnit>& units,
@@ -206,13 +320,14 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
   if (!IsCIdentifier(name)) return *error = "the library name '" + name + "' is not a C identifier", false;
   std::vector<CFunction> functions;
   std::set<std::string> taken = {name + "_load", name + "_unload", name + "_part_count", name + "_part_metadata",
-                                 name + "_part_module"};
+                                 name + "_part_module", name + "_call_kernel"};
   for (size_t u = 0; u < units.size(); ++u) {
     runtime::Json meta;
     std::string why;
     if (!runtime::ParseJson(units[u].metadata, &meta, &why)) return *error = "unreadable metadata: " + why, false;
     std::vector<runtime::GraphPlan> plans;
     if (!runtime::ParseGraphPlans(units[u].metadata, &plans, &why)) return *error = "unreadable launch plan: " + why, false;
+    if (!units[u].variant_of.empty()) continue;  // a tuned variant: called through its kernel's function
     if (plans.empty()) {
       const runtime::Json* kernels = meta.Get("kernels");
       for (const runtime::Json& k : kernels ? kernels->items : std::vector<runtime::Json>{}) {
@@ -289,6 +404,23 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
         return *error = "parameter '" + p.name + "' of '" + f.name + "' clashes with the generated function's own", false;
   }
   if (functions.empty()) return *error = "nothing to put in the library: no kernel and no graph", false;
+  for (CFunction& f : functions) {
+    if (f.graph) continue;
+    for (size_t u = 0; u < units.size(); ++u)
+      if (units[u].variant_of == f.name) {
+        f.variants.push_back(u);
+        std::string shapes;
+        for (const auto& shape : units[u].variant_shapes) {
+          std::string one;
+          for (const auto& [sym, v] : shape) one += (one.empty() ? "" : ",") + sym + "=" + std::to_string(v);
+          shapes += (shapes.empty() ? "" : "; ") + one;
+        }
+        f.summary += (f.variants.size() == 1 ? "\n * Tuned variants, the one tuned nearest to the call's shapes runs:" : "") +
+                     std::string("\n *   ") + units[u].variant_params + " for " + shapes;
+      }
+    if (!f.variants.empty())
+      f.summary += "\n *   (else, and where a variant's conditions refuse the shapes, the values above)";
+  }
 
   std::string guard;
   for (char c : name) guard += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -316,7 +448,12 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
       " * tmc_module_get_kernel and tmc_module_get_graph. */\n"
       "size_t {0}_part_count(void);\n"
       "const char* {0}_part_metadata(size_t part);\n"
-      "tmc_status {0}_part_module(tmc_context* ctx, size_t part, tmc_module** module);\n\n",
+      "tmc_status {0}_part_module(tmc_context* ctx, size_t part, tmc_module** module);\n"
+      "/* Kernel `kernel` with its arguments as tmc_launch takes them (the\n"
+      " * parameters as written, shape symbols taken from the tensors), through\n"
+      " * the same choice of tuned variant as its typed function. */\n"
+      "tmc_status {0}_call_kernel(tmc_context* ctx, tmc_stream* stream, const char* kernel, const tmc_arg* args,\n"
+      "                           int num_args);\n\n",
       name, kTmcVersion, fs::path(source_file).filename().string(), archs, guard,
       units.front().host ? ";\n * a CPU context runs the host code on the CPU executor" : "");
   for (const CFunction& f : functions) {
@@ -521,6 +658,13 @@ static tmc_status {0}_null(const char* function, const char* param) {{
                    host ? fmt::format("    st = tmc_module_load_host(ctx, &{}_host[unit], &{}_loaded[slot].modules[unit]);", name, name)
                         : fmt::format("    st = tmc_set_error(TMC_ERROR_NOT_FOUND, \"{}: no code for a CPU context (built "
                                       "without tmc lib --cpu)\");", name));
+  if (std::any_of(functions.begin(), functions.end(), [](const CFunction& f) { return !f.variants.empty(); }))
+    c += fmt::format(
+        "/* ceil(log2(v)): the power-of-two bucket of a dimension (shape-bucket dispatch). */\n"
+        "static int64_t {0}_bucket(int64_t v) {{\n  int64_t b = 0;\n  while (v > 1) v = (v + 1) / 2, ++b;\n  return b;\n}}\n\n"
+        "static int64_t {0}_abs(int64_t v) {{ return v < 0 ? -v : v; }}\n\n",
+        name);
+  std::string call_kernel;  // the body of NAME_call_kernel
   for (const CFunction& f : functions) {
     // The argument array, null checks first.
     std::string fill;
@@ -541,10 +685,24 @@ static tmc_status {0}_null(const char* function, const char* param) {{
                                        "  if (st != TMC_SUCCESS) return st;\n",
                                        fill, name, f.unit);
     if (!f.graph) {
-      c += fmt::format("tmc_status {}(tmc_context* ctx, tmc_stream* stream{}) {{\n{}  tmc_kernel* kernel;\n{}"
-                       "  st = tmc_module_get_kernel(module, \"{}\", &kernel);\n  if (st != TMC_SUCCESS) return st;\n"
-                       "  return tmc_launch(kernel, args, {}, stream);\n}}\n\n",
-                       f.name, ParamList(f), args_decl, prologue, f.name, n);
+      // NAME_run_K launches from an argument array (the typed function's,
+      // or a binding's through NAME_call_kernel), choosing a tuned variant
+      // first where there are some.
+      std::string dispatch = f.variants.empty() ? "" : Dispatch(name, f, units, n);
+      c += fmt::format("static tmc_status {0}_run_{1}(tmc_context* ctx, tmc_stream* stream, const tmc_arg* args) {{\n"
+                       "  tmc_module* module;\n  tmc_kernel* kernel;\n  tmc_status st;\n{2}"
+                       "  st = {0}_module(ctx, {3}, &module);\n  if (st != TMC_SUCCESS) return st;\n"
+                       "  st = tmc_module_get_kernel(module, \"{1}\", &kernel);\n  if (st != TMC_SUCCESS) return st;\n"
+                       "  return tmc_launch(kernel, args, {4}, stream);\n}}\n\n",
+                       name, f.name, dispatch, f.unit, n);
+      c += fmt::format("tmc_status {0}(tmc_context* ctx, tmc_stream* stream{1}) {{\n  tmc_arg args[{2}];\n"
+                       "  memset(args, 0, sizeof args);\n{3}  return {4}_run_{0}(ctx, stream, args);\n}}\n\n",
+                       f.name, ParamList(f), std::max<size_t>(n, 1), fill, name);
+      call_kernel += fmt::format("  if (strcmp(kernel, \"{0}\") == 0) {{\n"
+                                 "    if (num_args != {1}) return tmc_set_error(TMC_ERROR_SIGNATURE, \"{2}_call_kernel: "
+                                 "'{0}' takes {1} arguments\");\n"
+                                 "    return {2}_run_{0}(ctx, stream, args);\n  }}\n",
+                                 f.name, n, name);
       continue;
     }
     c += fmt::format("tmc_status {0}_with_workspace(tmc_context* ctx, tmc_stream* stream, uint64_t workspace, "
@@ -565,6 +723,12 @@ static tmc_status {0}_null(const char* function, const char* param) {{
                      "  return tmc_graph_workspace_size(graph, args, {5}, bytes);\n}}\n\n",
                      f.name, ParamList(f), args_decl, name, prologue, n);
   }
+  c += fmt::format("tmc_status {0}_call_kernel(tmc_context* ctx, tmc_stream* stream, const char* kernel, const tmc_arg* args,\n"
+                   "                           int num_args) {{\n"
+                   "  if (!kernel || (!args && num_args))\n"
+                   "    return tmc_set_error(TMC_ERROR_INVALID_ARGUMENT, \"{0}_call_kernel: null kernel name or arguments\");\n"
+                   "{1}  return tmc_set_error(TMC_ERROR_NOT_FOUND, \"{0}_call_kernel: no such kernel in the library\");\n}}\n",
+                   name, call_kernel);
   return true;
 }
 
@@ -616,6 +780,41 @@ int LibCommand(const Options& given) {
   std::vector<LibUnit> units;
   std::vector<std::string> host_objects;  // --cpu: one per unit
   std::set<std::string> read;  // every file a compile read: the module and its imports
+  // One part: `only` of the checked module `m` for every arch (a cubin
+  // and PTX each) and, with --cpu, for the host.
+  auto compile_unit = [&](const Options& part, const sema::CheckedModule& m, DiagnosticEngine& diags,
+                          const std::vector<std::string>& only, LibUnit* out) {
+    LibUnit& unit = *out;
+    for (const std::string& arch : given.lib_archs) {
+      Options a = part;
+      a.arch = arch;
+      a.sm = std::atoi(arch.c_str() + 3);
+      a.emit = "ptx";
+      a.cache = given.cache.value_or(true);
+      std::string meta;
+      std::string ptx = EmitModule(m, a, diags, only, &meta);
+      if (diags.HasErrors()) return false;
+      if (unit.metadata.empty()) unit.metadata = part.graph.empty() ? meta : MetadataWithPlan(meta, part.graph_plan);
+      codegen::PtxasResult cubin = codegen::AssemblePtx(ptx, arch, false);
+      if (cubin.ok) unit.images.push_back({arch, false, cubin.cubin});
+      else if (cubin.error.rfind("ptxas not found", 0) != 0) return fail("ptxas failed for " + arch + ": " + cubin.error), false;
+      unit.images.push_back({arch, true, ptx});  // for devices no cubin fits, and without ptxas
+    }
+    if (given.lib_cpu) {
+      // The host code is lowered as for the first arch: the metadata the
+      // runtime checks its launches against is that arch's.
+      Options a = part;
+      a.arch = given.lib_archs.front();
+      a.sm = std::atoi(a.arch.c_str() + 3);
+      unit.host = true;
+      unit.host_prefix = name + "_host" + std::to_string(units.size()) + "_";
+      std::string object;
+      if (!EmitHostObject(m, a, diags, only, unit.host_prefix, &object, &unit.sites) || diags.HasErrors()) return false;
+      host_objects.push_back(std::move(object));
+    }
+    return true;
+  };
+  std::vector<KernelVariant> variants;
   for (Options& part : parts) {
     SourceManager sm;
     TextDiagnosticPrinter printer(sm, stderr);
@@ -646,33 +845,29 @@ int LibCommand(const Options& given) {
         return fail("'" + path + "' declares no kernel (name the graphs to compile with --graph)");
     }
     LibUnit unit;
-    for (const std::string& arch : given.lib_archs) {
-      Options a = part;
-      a.arch = arch;
-      a.sm = std::atoi(arch.c_str() + 3);
-      a.emit = "ptx";
-      a.cache = given.cache.value_or(true);
-      std::string meta;
-      std::string ptx = EmitModule(*m, a, diags, only, &meta);
-      if (diags.HasErrors()) return 1;
-      if (unit.metadata.empty()) unit.metadata = part.graph.empty() ? meta : MetadataWithPlan(meta, part.graph_plan);
-      codegen::PtxasResult cubin = codegen::AssemblePtx(ptx, arch, false);
-      if (cubin.ok) unit.images.push_back({arch, false, cubin.cubin});
-      else if (cubin.error.rfind("ptxas not found", 0) != 0) return fail("ptxas failed for " + arch + ": " + cubin.error);
-      unit.images.push_back({arch, true, ptx});  // for devices no cubin fits, and without ptxas
-    }
-    if (given.lib_cpu) {
-      // The host code is lowered as for the first arch: the metadata the
-      // runtime checks its launches against is that arch's.
-      Options a = part;
-      a.arch = given.lib_archs.front();
-      a.sm = std::atoi(a.arch.c_str() + 3);
-      unit.host = true;
-      unit.host_prefix = name + "_host" + std::to_string(units.size()) + "_";
-      std::string object;
-      if (!EmitHostObject(*m, a, diags, only, unit.host_prefix, &object, &unit.sites) || diags.HasErrors()) return 1;
-      host_objects.push_back(std::move(object));
-    }
+    if (!compile_unit(part, *m, diags, only, &unit)) return 1;
+    units.push_back(std::move(unit));
+    if (part.graph.empty() && !FindVariants(given, part, sm, *m, only, &variants)) return 1;
+  }
+  // Shape-bucket dispatch: each tuned variant of a kernel is a part of its
+  // own (a separate module, so the kernel keeps its name), compiled with
+  // the variant's values.
+  for (const KernelVariant& v : variants) {
+    Options part = parts.front();
+    part.kernel.clear();
+    for (const auto& [p, value] : v.values) part.kernel_defines[v.kernel][p] = value;
+    SourceManager sm;
+    TextDiagnosticPrinter printer(sm, stderr);
+    DiagnosticEngine diags(sm, printer);
+    ApplyDiagnosticOptions(part, diags);
+    Compilation comp(sm, diags, FrontendOptions(part));
+    sema::CheckedModule* m = comp.CompileFile(path);
+    if (!m || !m->ok || diags.HasErrors()) return 1;
+    LibUnit unit;
+    unit.variant_of = v.kernel;
+    unit.variant_params = v.params;
+    unit.variant_shapes = v.shapes;
+    if (!compile_unit(part, *m, diags, {v.kernel}, &unit)) return 1;
     units.push_back(std::move(unit));
   }
 
@@ -728,9 +923,12 @@ int LibCommand(const Options& given) {
     for (const std::string& f : read) rule += " \\\n  " + escape(f);
     if (!WriteFile(given.depfile, rule + "\n", &error)) return fail_clean(error);
   }
-  std::fprintf(stderr, "tmc lib: %s and %s%s (%zu part%s, %s)\n", h.string().c_str(), a.string().c_str(),
-               given.lib_shared ? (" and " + so.string()).c_str() : "", units.size(),
-               units.size() == 1 ? "" : "s", [&] {
+  size_t tuned = static_cast<size_t>(
+      std::count_if(units.begin(), units.end(), [](const LibUnit& u) { return !u.variant_of.empty(); }));
+  std::string variants_text = tuned ? fmt::format(", {} tuned variant{}", tuned, tuned == 1 ? "" : "s") : "";
+  std::fprintf(stderr, "tmc lib: %s and %s%s (%zu part%s%s, %s)\n", h.string().c_str(), a.string().c_str(),
+               given.lib_shared ? (" and " + so.string()).c_str() : "", units.size() - tuned,
+               units.size() - tuned == 1 ? "" : "s", variants_text.c_str(), [&] {
                  std::string s;
                  for (const LibImage& im : units.front().images) s += (s.empty() ? "" : ", ") + im.arch + (im.ptx ? " PTX" : " cubin");
                  if (given.lib_cpu) s += ", host";

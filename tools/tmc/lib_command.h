@@ -1,6 +1,7 @@
 // `tmc lib`: an ahead-of-time library from a .tm module (docs/deploy.md).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,12 @@ struct LibUnit {
   bool host = false;
   std::string host_prefix;
   std::vector<std::string> sites;
+  // A tuned variant of one kernel (shape-bucket dispatch): compiled with
+  // `variant_params`, the best found for `variant_shapes`; the kernel's
+  // function calls the variant tuned nearest to the call's shapes.
+  std::string variant_of;
+  std::string variant_params;
+  std::vector<std::map<std::string, int64_t>> variant_shapes;
 };
 
 /// The C header and source of library `name` over `units`: one function
