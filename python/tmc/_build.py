@@ -34,6 +34,15 @@ def tmc_executable():
     raise Error("tmc: the tmc compiler was not found (build it with bash scripts/setup.sh, or set TMC_EXECUTABLE)")
 
 
+def default_tuning_db():
+    """The database tmc reads without --db (tune/tuning_db.cpp's DefaultDbPath)."""
+    if os.environ.get("TMC_TUNING_DB"):
+        return os.environ["TMC_TUNING_DB"]
+    if os.environ.get("XDG_CACHE_HOME"):
+        return os.path.join(os.environ["XDG_CACHE_HOME"], "tmc", "tuning.db")
+    return os.path.join(os.environ.get("HOME") or ".", ".cache", "tmc", "tuning.db")
+
+
 def cache_root():
     base = os.environ.get("TMC_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".cache", "tmc", "kernels")
     return os.path.join(base, "python")
@@ -92,11 +101,12 @@ def build(path, archs, kernels, graphs, defines, shapes, tuning_db, extra_args):
         args += ["-D", "%s=%s" % (name, value)]
     if shapes:
         args += ["--shape", ",".join("%s=%d" % (k, v) for k, v in sorted(shapes.items()))]
-    db_digest = None
     if tuning_db:
         args += ["--db", os.path.abspath(tuning_db)]
-        # A retuned database (same path, new contents) is a new build.
-        db_digest = _sha256_file(tuning_db) if os.path.isfile(tuning_db) else None
+    # A retuned database (same path, new contents: other values, other
+    # variants) is a new build; tmc lib reads the default one too.
+    db = tuning_db or default_tuning_db()
+    db_digest = _sha256_file(db) if os.path.isfile(db) else None
     args += list(extra_args or [])
     version = subprocess.run([tmc, "--version"], capture_output=True, text=True).stdout.strip()
     st = os.stat(tmc)  # a rebuilt tmc (same version, new code) builds anew
