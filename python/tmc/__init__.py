@@ -305,7 +305,8 @@ class Function:
                 if status == 0 and size.value:
                     workspace, address = _workspace(like, size.value)
                 if status == 0:
-                    status = rt.tmc_graph_launch(handle, c_args, len(self.params), address, size.value, s)
+                    status = rt.tmc_graph_launch(handle, c_args, len(self.params), address,
+                                                 size.value if address else 0, s)
             else:
                 # Through the library, which picks the tuned variant for
                 # these shapes (shape-bucket dispatch).
@@ -366,6 +367,8 @@ def _workspace(like, size):
         import numpy as np
         buf = np.empty(size + 256, dtype=np.uint8)
         base = buf.ctypes.data
+    elif _torch() is None:
+        return None, 0  # GPU arrays without PyTorch: the graph's own (locked) workspace
     else:
         torch = _torch()
         dev = "cpu" if like.device == DEVICE_CPU else "cuda:%d" % like.device

@@ -106,7 +106,8 @@ def build(path, archs, kernels, graphs, defines, shapes, tuning_db, extra_args):
     # A retuned database (same path, new contents: other values, other
     # variants) is a new build; tmc lib reads the default one too.
     db = tuning_db or default_tuning_db()
-    db_digest = _sha256_file(db) if os.path.isfile(db) else None
+    # (SQLite in WAL mode: recent rows may still be in the -wal file.)
+    db_digest = [_sha256_file(f) if os.path.isfile(f) else None for f in (db, db + "-wal")]
     args += list(extra_args or [])
     version = subprocess.run([tmc, "--version"], capture_output=True, text=True).stdout.strip()
     st = os.stat(tmc)  # a rebuilt tmc (same version, new code) builds anew

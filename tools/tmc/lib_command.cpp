@@ -203,58 +203,66 @@ bool FindRuntime(const std::string& given, RuntimePaths* out, std::string* error
 }
 
 // The start of a kernel's launcher with tuned variants: the shape symbols
-// bound from its tensor arguments, the variant tuned nearest to them (the fewest
-// power-of-two buckets apart, then the nearest), launched; a variant whose
-// launch conditions refuse the shapes falls back to the default build,
-// which follows.
+// bound from its tensor arguments, then the build tuned nearest to them
+// (the database's rule: the fewest power-of-two buckets apart, summed over
+// the symbols, then the smallest product of the dimensions' ratios, i.e.
+// the sum of |log2 a - log2 b|), launched; the default build (which
+// follows) when the nearest is it, when a variant fails (its launch
+// conditions refuse the shapes, say), or for shapes outside (0, 2^40].
 std::string Dispatch(const std::string& lib, const CFunction& f, const std::vector<LibUnit>& units, size_t n) {
-  std::map<std::string, std::string> bound;  // symbol -> "param->shape[d]"
+  std::map<std::string, std::string> bound;  // symbol -> "args[i].tensor.shape[d]"
   for (size_t i = 0; i < f.params.size(); ++i)
     if (f.params[i].tensor)
       for (size_t d = 0; d < f.params[i].shape.size(); ++d)
         if (IsCIdentifier(f.params[i].shape[d]) && !bound.count(f.params[i].shape[d]))
           bound[f.params[i].shape[d]] = fmt::format("args[{}].tensor.shape[{}]", i, d);
-  std::vector<std::string> symbols;
+  // Rows: (unit, shape); the default build's as unit SIZE_MAX.
+  std::vector<std::pair<size_t, std::map<std::string, int64_t>>> rows;
   for (size_t u : f.variants)
-    for (const auto& shape : units[u].variant_shapes)
-      for (const auto& [sym, v] : shape)
-        if (bound.count(sym) && std::find(symbols.begin(), symbols.end(), sym) == symbols.end()) symbols.push_back(sym);
+    for (const auto& shape : units[u].variant_shapes) rows.push_back({u, shape});
+  if (auto it = units[f.unit].default_shapes.find(f.name); it != units[f.unit].default_shapes.end())
+    for (const auto& shape : it->second) rows.push_back({SIZE_MAX, shape});
+  std::vector<std::string> symbols;
+  for (const auto& [sym, v] : rows.empty() ? std::map<std::string, int64_t>{} : rows.front().second)
+    if (bound.count(sym)) symbols.push_back(sym);
   if (symbols.empty()) return "";
   std::string table, now;
-  for (size_t u : f.variants)
-    for (const auto& shape : units[u].variant_shapes) {
-      std::string dims;
-      for (const std::string& sym : symbols) {
-        auto it = shape.find(sym);
-        dims += fmt::format("{}{}", dims.empty() ? "" : ", ", it == shape.end() ? int64_t{-1} : it->second);
-      }
-      table += fmt::format("      {{{}, {{{}}}}},\n", u, dims);
-    }
+  for (const auto& [u, shape] : rows) {
+    if (shape.size() != symbols.size()) continue;  // FindVariants keeps only full shapes
+    std::string dims;
+    for (const std::string& sym : symbols) dims += fmt::format("{}{}", dims.empty() ? "" : ", ", shape.at(sym));
+    table += fmt::format("      {{{}, {{{}}}}},\n", u == SIZE_MAX ? "(size_t)-1" : std::to_string(u), dims);
+  }
   for (size_t s = 0; s < symbols.size(); ++s) now += fmt::format("    now[{}] = {};\n", s, bound.at(symbols[s]));
   return fmt::format(
       "  {{\n"
-      "    /* Shape-bucket dispatch over the tuned variants ({2}). */\n"
+      "    /* Shape-bucket dispatch over the tuned builds ({2}); (size_t)-1: the default build. */\n"
       "    static const struct {{ size_t unit; int64_t shape[{1}]; }} tuned[] = {{\n{3}    }};\n"
-      "    int64_t now[{1}], best_buckets = -1, best_distance = 0;\n"
+      "    int64_t now[{1}], buckets, best_buckets = -1;\n"
+      "    double ratio, best_ratio = 0;\n"
       "    size_t i, best = 0;\n"
-      "    int s;\n"
+      "    int s, in_range = 1;\n"
       "    tmc_kernel* variant;\n"
       "{4}"
-      "    for (i = 0; i < sizeof tuned / sizeof tuned[0]; ++i) {{\n"
-      "      int64_t buckets = 0, distance = 0;\n"
-      "      for (s = 0; s < {1}; ++s)\n"
-      "        if (tuned[i].shape[s] >= 0) {{\n"
-      "          buckets += {0}_abs({0}_bucket(now[s]) - {0}_bucket(tuned[i].shape[s]));\n"
-      "          distance += {0}_abs(now[s] - tuned[i].shape[s]);\n"
-      "        }}\n"
-      "      if (best_buckets < 0 || buckets < best_buckets || (buckets == best_buckets && distance < best_distance))\n"
-      "        best = i, best_buckets = buckets, best_distance = distance;\n"
+      "    for (s = 0; s < {1}; ++s) in_range = in_range && now[s] > 0 && now[s] <= ((int64_t)1 << 40);\n"
+      "    for (i = 0; in_range && i < sizeof tuned / sizeof tuned[0]; ++i) {{\n"
+      "      buckets = 0, ratio = 1;\n"
+      "      for (s = 0; s < {1}; ++s) {{\n"
+      "        int64_t a = {0}_bucket(now[s]), b = {0}_bucket(tuned[i].shape[s]);\n"
+      "        buckets += a > b ? a - b : b - a;\n"
+      "        ratio *= now[s] > tuned[i].shape[s] ? (double)now[s] / (double)tuned[i].shape[s]\n"
+      "                                            : (double)tuned[i].shape[s] / (double)now[s];\n"
+      "      }}\n"
+      "      if (best_buckets < 0 || buckets < best_buckets || (buckets == best_buckets && ratio < best_ratio))\n"
+      "        best = i, best_buckets = buckets, best_ratio = ratio;\n"
       "    }}\n"
-      "    st = {0}_module(ctx, tuned[best].unit, &module);\n"
-      "    if (st == TMC_SUCCESS) st = tmc_module_get_kernel(module, \"{5}\", &variant);\n"
-      "    if (st == TMC_SUCCESS) st = tmc_launch(variant, args, {6}, stream);\n"
-      "    if (st != TMC_ERROR_SIGNATURE) return st;\n"
-      "    /* The variant's launch conditions refuse these shapes: the default build. */\n"
+      "    if (in_range && tuned[best].unit != (size_t)-1) {{\n"
+      "      st = {0}_module(ctx, tuned[best].unit, &module);\n"
+      "      if (st == TMC_SUCCESS) st = tmc_module_get_kernel(module, \"{5}\", &variant);\n"
+      "      if (st == TMC_SUCCESS) st = tmc_launch(variant, args, {6}, stream);\n"
+      "      if (st == TMC_SUCCESS) return st;\n"
+      "      /* The variant cannot run these shapes here: the default build. */\n"
+      "    }}\n"
       "  }}\n",
       lib, symbols.size(), fmt::format("{}", fmt::join(symbols, ", ")), table, now, f.name, n);
 }
@@ -268,12 +276,15 @@ struct KernelVariant {
 
 // The tuned variants of each kernel of `only`: the database's best entries
 // for it (this source, the library's first arch, its fixed values, this
-// tmc) grouped by their values. None for a kernel with fewer than two
-// different best sets (one is already the default build's: docs/tuning.md),
-// with --shape (which picks one set for the library) or when -D sets one of
-// the tuned parameters.
+// tmc; for each shape the entry the database's own lookup prefers:
+// measured over modelled, then the lower metric) grouped by their values.
+// A group whose values are the default build's (`m`'s) is no variant: its
+// shapes go to `base->default_shapes`, so that calls near them keep the
+// default build. Only shapes that name exactly the symbols the kernel's
+// tensors bind count. None with --shape (one set for the library) or when
+// -D sets one of the tuned parameters.
 bool FindVariants(const Options& given, const Options& part, const SourceManager& sm, const sema::CheckedModule& m,
-                  const std::vector<std::string>& only, std::vector<KernelVariant>* out) {
+                  const std::vector<std::string>& only, LibUnit* base, std::vector<KernelVariant>* out) {
   if (given.no_tuning_db || !given.shapes.empty()) return true;
   std::string path = given.db_path.empty() ? tune::DefaultDbPath() : given.db_path;
   std::error_code ec;
@@ -289,25 +300,49 @@ bool FindVariants(const Options& given, const Options& part, const SourceManager
   for (const std::string& k : only) {
     auto inst = m.kernels.find(k);
     if (inst == m.kernels.end() || inst->second.ct_candidates.empty()) continue;
+    std::set<std::string> bound;  // the symbols the kernel's tensor dimensions name
+    for (const ast::Decl* d : m.ast->decls)
+      if (auto* kd = ast::dyn_cast<ast::KernelDecl>(d); kd && kd->name.name == k)
+        for (const ast::Param& p : kd->params)
+          if (p.type.is_tensor)
+            for (const ast::Expr* dim : p.type.dims)
+              if (auto* n = ast::dyn_cast<ast::NameExpr>(dim)) bound.insert(n->name);
     std::string fixed = FixedValuesText(inst->second, part, k);
-    std::map<std::string, KernelVariant> groups;
+    std::map<tune::Shape, const tune::BestEntry*> per_shape;
     for (const tune::BestEntry& e : best) {
       if (e.key.kernel != k || e.key.source_hash != hash || e.key.arch != given.lib_archs.front() ||
           e.key.dtypes != fixed || e.key.tmc_version != kTmcVersion || e.shape.empty())
         continue;
-      std::optional<ParamValues> values = ParseParamValues(e.params);
-      if (!values) continue;
-      bool user = false;
-      for (const auto& [p, v] : *values) user = user || DefinedByUser(part, k, p);
-      if (user) continue;
-      KernelVariant& g = groups[e.params];
-      g.kernel = k;
-      g.params = e.params;
-      g.values = *values;
-      std::map<std::string, int64_t> shape(e.shape.begin(), e.shape.end());
-      if (std::find(g.shapes.begin(), g.shapes.end(), shape) == g.shapes.end()) g.shapes.push_back(shape);
+      std::set<std::string> named;
+      for (const auto& [sym, v] : e.shape) named.insert(sym);
+      if (named != bound) continue;
+      const tune::BestEntry*& pick = per_shape[e.shape];
+      auto rank = [](const tune::BestEntry& b) { return std::make_pair(b.metric_kind != tune::kMeasured, b.metric); };
+      if (!pick || rank(e) < rank(*pick)) pick = &e;
     }
-    if (groups.size() < 2) continue;
+    std::map<std::string, KernelVariant> groups;
+    for (const auto& [shape, e] : per_shape) {
+      std::optional<ParamValues> values = ParseParamValues(e->params);
+      if (!values) continue;
+      bool user = false, is_default = true;
+      for (const auto& [p, v] : *values) {
+        user = user || DefinedByUser(part, k, p);
+        const auto& used = inst->second.ct_values;
+        is_default = is_default && std::find(used.begin(), used.end(), std::make_pair(p, v)) != used.end();
+      }
+      if (user) continue;
+      std::map<std::string, int64_t> shape_map(shape.begin(), shape.end());
+      if (is_default) {
+        base->default_shapes[k].push_back(shape_map);
+        continue;
+      }
+      KernelVariant& g = groups[e->params];
+      g.kernel = k;
+      g.params = e->params;
+      g.values = *values;
+      g.shapes.push_back(shape_map);
+    }
+    if (groups.empty()) base->default_shapes.erase(k);
     for (auto& [params, g] : groups) out->push_back(std::move(g));
   }
   return true;
@@ -320,7 +355,7 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
   if (!IsCIdentifier(name)) return *error = "the library name '" + name + "' is not a C identifier", false;
   std::vector<CFunction> functions;
   std::set<std::string> taken = {name + "_load", name + "_unload", name + "_part_count", name + "_part_metadata",
-                                 name + "_part_module", name + "_call_kernel"};
+                                 name + "_part_module", name + "_call_kernel", name + "_bucket"};
   for (size_t u = 0; u < units.size(); ++u) {
     runtime::Json meta;
     std::string why;
@@ -345,8 +380,9 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
         }
         if (const runtime::Json* req = k.Get("requires"); req && !req->items.empty()) {
           std::string conds;
-          for (const runtime::Json& c : req->items) conds += (conds.empty() ? "" : ", ") + c.str;
-          f.summary += "\n * Launch conditions (else TMC_ERROR_SIGNATURE): " + conds;
+          for (const runtime::Json& c : req->items)
+            if (c.str != "true") conds += (conds.empty() ? "" : ", ") + c.str;  // a `where` that always holds
+          if (!conds.empty()) f.summary += "\n * Launch conditions (else TMC_ERROR_SIGNATURE): " + conds;
         }
         for (const runtime::Json& p : k.Get("params")->items) {
           runtime::ParamInfo info;
@@ -392,6 +428,7 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
         return *error = "parameter '" + p.name + "' of '" + f.name + "' cannot be a C parameter: its name is " + why,
                false;
     std::vector<std::string> names = {f.name};
+    if (!f.graph) names.push_back(name + "_run_" + f.name);  // its static launcher
     if (f.graph) names.insert(names.end(), {f.name + "_workspace_size", f.name + "_with_workspace"});
     for (const std::string& n : names)
       if (!taken.insert(n).second)
@@ -406,20 +443,25 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
   if (functions.empty()) return *error = "nothing to put in the library: no kernel and no graph", false;
   for (CFunction& f : functions) {
     if (f.graph) continue;
+    auto shapes_text = [](const std::vector<std::map<std::string, int64_t>>& list) {
+      std::string shapes;
+      for (const auto& shape : list) {
+        std::string one;
+        for (const auto& [sym, v] : shape) one += (one.empty() ? "" : ",") + sym + "=" + std::to_string(v);
+        shapes += (shapes.empty() ? "" : "; ") + one;
+      }
+      return shapes;
+    };
     for (size_t u = 0; u < units.size(); ++u)
       if (units[u].variant_of == f.name) {
         f.variants.push_back(u);
-        std::string shapes;
-        for (const auto& shape : units[u].variant_shapes) {
-          std::string one;
-          for (const auto& [sym, v] : shape) one += (one.empty() ? "" : ",") + sym + "=" + std::to_string(v);
-          shapes += (shapes.empty() ? "" : "; ") + one;
-        }
         f.summary += (f.variants.size() == 1 ? "\n * Tuned variants, the one tuned nearest to the call's shapes runs:" : "") +
-                     std::string("\n *   ") + units[u].variant_params + " for " + shapes;
+                     std::string("\n *   ") + units[u].variant_params + " for " + shapes_text(units[u].variant_shapes);
       }
-    if (!f.variants.empty())
-      f.summary += "\n *   (else, and where a variant's conditions refuse the shapes, the values above)";
+    if (f.variants.empty()) continue;
+    if (auto it = units[f.unit].default_shapes.find(f.name); it != units[f.unit].default_shapes.end())
+      f.summary += "\n *   the values above for " + shapes_text(it->second);
+    f.summary += "\n *   (else, and where a variant's conditions refuse the shapes, the values above)";
   }
 
   std::string guard;
@@ -443,7 +485,7 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
       "/* Unloads it from `ctx`, with the graphs' workspaces; call before tmc_shutdown(ctx). */\n"
       "void {0}_unload(tmc_context* ctx);\n"
       "/* For language bindings (tmc's Python package): the library's parts (its\n"
-      " * kernels, and each graph), the metadata of each (tmc --emit=meta JSON,\n"
+      " * kernels, each graph, each tuned variant of a kernel), the metadata of each (tmc --emit=meta JSON,\n"
       " * with the launch plan of a graph), and a part's module in `ctx`, for\n"
       " * tmc_module_get_kernel and tmc_module_get_graph. */\n"
       "size_t {0}_part_count(void);\n"
@@ -661,8 +703,7 @@ static tmc_status {0}_null(const char* function, const char* param) {{
   if (std::any_of(functions.begin(), functions.end(), [](const CFunction& f) { return !f.variants.empty(); }))
     c += fmt::format(
         "/* ceil(log2(v)): the power-of-two bucket of a dimension (shape-bucket dispatch). */\n"
-        "static int64_t {0}_bucket(int64_t v) {{\n  int64_t b = 0;\n  while (v > 1) v = (v + 1) / 2, ++b;\n  return b;\n}}\n\n"
-        "static int64_t {0}_abs(int64_t v) {{ return v < 0 ? -v : v; }}\n\n",
+        "static int64_t {0}_bucket(int64_t v) {{\n  int64_t b = 0;\n  while (v > 1) v = (v + 1) / 2, ++b;\n  return b;\n}}\n\n",
         name);
   std::string call_kernel;  // the body of NAME_call_kernel
   for (const CFunction& f : functions) {
@@ -847,7 +888,7 @@ int LibCommand(const Options& given) {
     LibUnit unit;
     if (!compile_unit(part, *m, diags, only, &unit)) return 1;
     units.push_back(std::move(unit));
-    if (part.graph.empty() && !FindVariants(given, part, sm, *m, only, &variants)) return 1;
+    if (part.graph.empty() && !FindVariants(given, part, sm, *m, only, &units.back(), &variants)) return 1;
   }
   // Shape-bucket dispatch: each tuned variant of a kernel is a part of its
   // own (a separate module, so the kernel keeps its name), compiled with
@@ -862,12 +903,17 @@ int LibCommand(const Options& given) {
     ApplyDiagnosticOptions(part, diags);
     Compilation comp(sm, diags, FrontendOptions(part));
     sema::CheckedModule* m = comp.CompileFile(path);
-    if (!m || !m->ok || diags.HasErrors()) return 1;
     LibUnit unit;
     unit.variant_of = v.kernel;
     unit.variant_params = v.params;
     unit.variant_shapes = v.shapes;
-    if (!compile_unit(part, *m, diags, {v.kernel}, &unit)) return 1;
+    // The database is advice: a variant that does not build (for another
+    // --arch than it was tuned on, say) is left out, not the library.
+    if (!m || !m->ok || diags.HasErrors() || !compile_unit(part, *m, diags, {v.kernel}, &unit)) {
+      std::fprintf(stderr, "tmc lib: warning: the tuned variant %s of '%s' does not build; left out\n", v.params.c_str(),
+                   v.kernel.c_str());
+      continue;
+    }
     units.push_back(std::move(unit));
   }
 

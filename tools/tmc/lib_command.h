@@ -31,6 +31,9 @@ struct LibUnit {
   std::string variant_of;
   std::string variant_params;
   std::vector<std::map<std::string, int64_t>> variant_shapes;
+  // The default build of a kernel with variants: the shapes its own values
+  // were tuned best for (a call near them keeps it).
+  std::map<std::string, std::vector<std::map<std::string, int64_t>>> default_shapes;
 };
 
 /// The C header and source of library `name` over `units`: one function

@@ -33,6 +33,7 @@ int main(void) {
   if (tmc_init(TMC_DEVICE_CPU, &ctx) != TMC_SUCCESS) return 1;
   run(ctx, "fill", 50);
   run(ctx, "fill", 64);
+  run(ctx, "fill", 400); /* as many buckets from 64 as from 4096: the smaller ratio (6.25 < 10.24) */
   run(ctx, "fill", 700);
   run(ctx, "fill", 5000);
   run(ctx, "fill_div", 4096);
