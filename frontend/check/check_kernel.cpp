@@ -45,7 +45,8 @@ std::optional<int64_t> Checker::ChooseCtValue(ast::KernelDecl* decl, ast::CtPara
     value = own->second.at(p.name.name);
   } else if (auto it = options_.defines.find(p.name.name);
              it != options_.defines.end() &&
-             (options_.defines_kernel.empty() || options_.defines_kernel == decl->name.name)) {
+             (options_.defines_kernel.empty() || options_.defines_kernel == decl->name.name) &&
+             (options_.defines_scope.empty() || options_.defines_scope.count(decl->name.name))) {
     value = it->second;
   } else if (p.default_value) {
     value = eval(p.default_value);

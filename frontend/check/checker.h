@@ -112,6 +112,10 @@ struct CheckOptions {
   /// When set (`--kernel K`), `defines` apply to this kernel only: the
   /// module's other kernels keep their own values, whatever they accept.
   std::string defines_kernel;
+  /// When not empty (tmc lib), `defines` apply to these kernels only: a
+  /// library's -D values reach neither the kernels it leaves out nor the
+  /// imported modules' kernels.
+  std::set<std::string> defines_scope;
   /// Values for the parameters of one kernel (by kernel name), before
   /// `defines`: how --all-candidates instantiates one kernel of a module.
   std::map<std::string, std::map<std::string, int64_t>> kernel_defines;

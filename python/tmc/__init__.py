@@ -48,6 +48,12 @@ _TYPESTR = {"b1": "bool", "i1": "i8", "i2": "i16", "i4": "i32", "i8": "i64", "u1
             "u8": "u64", "f2": "f16", "f4": "f32", "f8": "f64"}
 
 
+# The values of the integer types (scalars are checked, never wrapped).
+_INT_RANGE = {"bool": (0, 1), "i8": (-2**7, 2**7 - 1), "i16": (-2**15, 2**15 - 1), "i32": (-2**31, 2**31 - 1),
+              "i64": (-2**63, 2**63 - 1), "u8": (0, 2**8 - 1), "u16": (0, 2**16 - 1), "u32": (0, 2**32 - 1),
+              "u64": (0, 2**64 - 1)}
+
+
 def _torch():
     import sys
     return sys.modules.get("torch")
@@ -112,6 +118,16 @@ class _Array:
             return
         raise SignatureError("%s: argument '%s' must be a tensor (a NumPy array, a PyTorch tensor or an object with "
                              "__cuda_array_interface__), not %s" % (where, name, type(obj).__name__))
+
+
+def _nbytes(self):
+    n = _runtime.DTYPE_BYTES[self.dtype]
+    for d in self.shape:
+        n *= d
+    return n
+
+
+_Array.nbytes = _nbytes
 
 
 def _contiguous_strides(shape, item):
@@ -257,12 +273,18 @@ class Function:
                             where, p["name"], list(a.shape), r, d, ", ".join(p["shape"])))
                 arrays[p["name"]] = a
             elif p["kind"] == "scalar":
-                if not isinstance(v, (int, float, bool)) and not hasattr(v, "__index__") and not hasattr(v, "__float__"):
+                number = getattr(v, "ndim", 0) == 0 and (isinstance(v, (int, float, bool)) or hasattr(v, "__index__") or
+                                                         hasattr(v, "__float__"))
+                if not number:
                     raise SignatureError("%s: argument '%s' must be a number (%s), not %s" %
                                          (where, p["name"], p["dtype"], type(v).__name__))
                 if p["dtype"] not in _runtime.FLOAT_DTYPES:
                     if isinstance(v, float) and not v.is_integer():
                         raise SignatureError("%s: argument '%s' is %s: %r is not an integer" % (where, p["name"], p["dtype"], v))
+                    lo, hi = _INT_RANGE[p["dtype"]]
+                    if not lo <= int(v) <= hi:
+                        raise SignatureError("%s: argument '%s' is %s: %d is outside [%d, %d]" %
+                                             (where, p["name"], p["dtype"], int(v), lo, hi))
                     symbols.setdefault(p["name"], int(v))
                     bound_by.setdefault(p["name"], p["name"])
         if device is None:
@@ -273,6 +295,14 @@ class Function:
             if values[p["name"]] is None:
                 made[p["name"]] = _allocate(like, p["dtype"], self.output_shape(p, symbols), where, p["name"])
                 arrays[p["name"]] = _Array(made[p["name"]], p["name"], where)
+        # Tensor parameters must not overlap (language.md): an output that
+        # shares memory with another argument is refused.
+        spans = [(p["name"], arrays[p["name"]], p["output"]) for p in self.params if p["kind"] == "tensor"]
+        for i, (na, a, out_a) in enumerate(spans):
+            for nb, b, out_b in spans[i + 1:]:
+                if (out_a or out_b) and a.ptr < b.ptr + b.nbytes() and b.ptr < a.ptr + a.nbytes():
+                    raise SignatureError("%s: arguments '%s' and '%s' share memory, and '%s' is written" %
+                                         (where, na, nb, na if out_a else nb))
         rt = _runtime.lib()
         ctx = _runtime.context(device)
         c_args = (_runtime.Arg * max(1, len(self.params)))()
@@ -316,7 +346,9 @@ class Function:
                 rt.tmc_stream_destroy(s)
         if status != 0:
             cls = SignatureError if status == _runtime.STATUS_SIGNATURE else Error
-            raise cls("%s: %s" % (where, _runtime.last_error()))
+            message = _runtime.last_error()
+            named = message.startswith("kernel '%s'" % self.name) or message.startswith("graph '%s'" % self.name)
+            raise cls(message if named else "%s: %s" % (where, message))
         results = [values[p["name"]] if values[p["name"]] is not None else made[p["name"]] for p in self.outputs]
         if not results:
             return None
@@ -427,6 +459,14 @@ class Module:
                 text = "%s %s(%s)" % ("graph" if is_graph else "kernel", fname, ", ".join(
                     "%s: %s%s%s" % (p["name"], p["dtype"], "[%s]" % ", ".join(p["shape"]) if p["kind"] == "tensor" else "",
                                     " (output)" if p["output"] else "") for p in ps))
+                if not is_graph:
+                    k = next(k for k in doc["kernels"] if k["name"] == fname)
+                    if k.get("compile_time"):
+                        text += "\ncompiled with " + ", ".join("%s=%s" % kv for kv in k["compile_time"].items())
+                    conditions = [c for c in k.get("requires") or [] if c != "true"]
+                    if conditions:
+                        text += "\nlaunch conditions: " + ", ".join(conditions)
+                text += "\n"
                 self.functions[fname] = Function(self, part, fname, ps, is_graph, text)
 
     def __getattr__(self, name):
@@ -453,6 +493,8 @@ def load(path, arch="sm_90a", kernels=None, graphs=None, defines=None, shapes=No
     `import_dirs`: where imported modules are (-I); `extra_args`: more
     options of tmc lib."""
     archs = [arch] if isinstance(arch, str) else list(arch)
+    kernels = [kernels] if isinstance(kernels, str) else kernels
+    graphs = [graphs] if isinstance(graphs, str) else graphs
     extra_args = list(extra_args or [])
     for d in import_dirs or []:
         extra_args += ["-I", os.path.abspath(d)]

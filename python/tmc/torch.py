@@ -12,6 +12,9 @@ models, under tracing and, where the installed PyTorch has it, under
 torch.compile.
 """
 
+import re
+import warnings
+
 import torch as _torch
 
 _SCALAR = {"bool": "bool", "f16": "float", "bf16": "float", "f32": "float", "f64": "float"}
@@ -63,10 +66,18 @@ def register(module, namespace, names=None):
         f = module.functions[name]
         if not f.outputs:
             raise SignatureError("tmc.torch.register: '%s' has no output tensor to return" % name)
+        inputs_bind = {d for p in f.inputs if p["kind"] == "tensor" for d in p["shape"] if d.isidentifier()}
+        inputs_bind |= {p["name"] for p in f.inputs if p["kind"] == "scalar"}
         for p in f.outputs:
             if p["dtype"] not in _TORCH:
                 raise SignatureError("tmc.torch.register: output '%s' of '%s' is %s, which PyTorch has no type for" %
                                      (p["name"], name, p["dtype"]))
+            free = sorted({w for d in p["shape"] for w in re.findall(r"[A-Za-z_]\w*", d)
+                           if w not in ("min", "max") and not re.fullmatch(r"[iu]\d+", w)} - inputs_bind)
+            if free:
+                raise SignatureError("tmc.torch.register: the shape of output '%s' of '%s' ([%s]) depends on %s, which no "
+                                     "input gives: a functional operator cannot allocate it" %
+                                     (p["name"], name, ", ".join(p["shape"]), ", ".join(free)))
     # Several modules (or calls) may add to one namespace: a FRAGMENT
     # library where PyTorch has them (2.0 and later), else the one DEF
     # library this package made for the namespace.
@@ -82,7 +93,10 @@ def register(module, namespace, names=None):
         f = module.functions[name]
         lib.define(_schema(f))
 
-        def run(*args, _f=f):
+        def run(*args, _f=f, _name="%s.%s" % (namespace, name)):
+            if _torch.is_grad_enabled() and any(isinstance(a, _torch.Tensor) and a.requires_grad for a in args):
+                warnings.warn("torch.ops.%s has no gradient: its outputs are not connected to the autograd graph" % _name,
+                              stacklevel=2)
             return _f(*args)
 
         lib.impl(name, run, "CPU")

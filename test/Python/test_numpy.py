@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 import tmc
-from conftest import DEPLOY, EXAMPLES, HERE
+from conftest import DEPLOY, EXAMPLES, HERE, ROOT
 
 
 def test_module_lists_kernels_and_graphs(kernels):
     assert sorted(kernels.functions) == ["block", "scale_rows"]
     assert kernels.block.is_graph and not kernels.scale_rows.is_graph
-    assert kernels.scale_rows.__doc__ == "kernel scale_rows(X: f32[R, C], s: f32, Y: f32[R, C] (output))"
+    doc = kernels.scale_rows.__doc__
+    assert doc.startswith("kernel scale_rows(X: f32[R, C], s: f32, Y: f32[R, C] (output))\ncompiled with V=4\n"), doc
     assert "scale_rows" in dir(kernels)
 
 
@@ -162,3 +163,30 @@ def test_shape_formulas_as_the_runtime_reads_them():
     assert _eval_formula("max(M, 4) - min(M, 4)", {"M": 9}) == 5
     with pytest.raises(ValueError):
         _eval_formula("N <<", {"N": 1})
+
+
+def test_scalars_tensors_and_aliasing_are_checked():
+    m = tmc.load(os.path.join(DEPLOY, "divide.tm"), kernels="divide_by")  # one name as a string
+    x = np.arange(10, dtype=np.int32)
+    for value, message in [(2**32 + 3, "argument 'd' is i32: 4294967299 is outside [-2147483648, 2147483647]"),
+                           (-2**31 - 1, "is outside"), (x, "argument 'd' must be a number (i32), not ndarray")]:
+        with pytest.raises(tmc.SignatureError) as e:
+            m.divide_by(x, value)
+        assert message in str(e.value)
+    np.testing.assert_array_equal(m.divide_by(x, np.int32(3)), x // 3)  # NumPy scalars are numbers
+    with pytest.raises(tmc.SignatureError, match="arguments 'X' and 'Y' share memory, and 'Y' is written"):
+        m.divide_by(x, 3, x)
+    with pytest.raises(tmc.SignatureError, match="share memory"):
+        m.divide_by(x[:5], 3, x[3:8])  # overlapping views
+
+
+def test_defines_reach_only_the_library_kernels(rng):
+    # norm.tm's other kernels (and its imports) have other candidates for BC
+    # and T: -D applies to the kernel asked for only.
+    m = tmc.load(os.path.join(ROOT, "stdlib", "norm.tm"), kernels=["softmax_warp"], defines={"T": "f32", "BC": 128})
+    assert "BC=128" in m.softmax_warp.__doc__
+    x = rng.standard_normal((9, 100)).astype(np.float32)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(m.softmax_warp(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
+    with pytest.raises(tmc.Error, match="no compile-time parameter 'XYZ'"):
+        tmc.load(os.path.join(ROOT, "stdlib", "norm.tm"), kernels=["softmax_warp"], defines={"XYZ": 1})

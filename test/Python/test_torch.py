@@ -94,3 +94,21 @@ def test_cuda_tensors_on_the_current_stream(kernels):
     torch.testing.assert_close(out, torch.relu(x @ w + b), rtol=1e-3, atol=1e-3)
     with pytest.raises(tmc.SignatureError, match="is on the CPU, but 'x' is on cuda:0"):
         kernels.block(x, w.cpu(), b)
+
+
+def test_register_refuses_outputs_no_input_sizes(tmp_path):
+    src = tmp_path / "crop.tm"
+    src.write_text("kernel crop(X: f32[N], Y: f32[P]) grid(cdiv(P, 64)) block(64) {\n"
+                   "  let i = blockIdx.x * 64 + threadIdx.x;\n  if (i < P && i < N) { Y[i] = X[i]; }\n}\n")
+    m = tmc.load(str(src))
+    with pytest.raises(tmc.SignatureError, match=r"the shape of output 'Y' of 'crop' \(\[P\]\) depends on P"):
+        tmc.torch.register(m, namespace="tmc_test_crop")
+    y = m.crop(torch.arange(10.0), torch.zeros(4))  # called directly, with the output given, it runs
+    torch.testing.assert_close(y, torch.arange(4.0))
+
+
+def test_no_gradient_is_said(kernels):
+    tmc.torch.register(kernels, namespace="tmc_test_grad", names=["scale_rows"])
+    x = torch.randn(3, 8, requires_grad=True)
+    with pytest.warns(UserWarning, match="torch.ops.tmc_test_grad.scale_rows has no gradient"):
+        torch.ops.tmc_test_grad.scale_rows(x, 2.0)

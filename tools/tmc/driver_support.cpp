@@ -70,6 +70,7 @@ CompileOptions FrontendOptions(const Options& o) {
   copts.stdlib_dir = o.stdlib_dir;
   copts.check.defines = o.defines;
   copts.check.defines_kernel = o.kernel;
+  copts.check.defines_scope = o.defines_scope;
   copts.check.kernel_defines = o.kernel_defines;
   copts.main_appendix = o.op_source;
   copts.main_imports = o.main_imports;

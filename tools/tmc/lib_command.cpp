@@ -790,27 +790,45 @@ int LibCommand(const Options& given) {
 
   // What goes in: the file's kernels (all, or --kernel's), and each graph
   // (--graph's; without --kernel and --graph, every graph the file declares).
+  // -D applies to the library's kernels only (not to the file's others, nor
+  // to the imported modules' kernels, whose candidates may differ).
   std::vector<std::string> graphs = given.lib_graphs;
   bool file_kernels = true;
-  if (given.lib_graphs.empty() && given.lib_kernels.empty()) {
+  std::set<std::string> library_kernels(given.lib_kernels.begin(), given.lib_kernels.end());
+  std::map<std::string, std::set<std::string>> kernel_params;  // of the file's kernels
+  if ((given.lib_graphs.empty() && given.lib_kernels.empty()) || !given.defines.empty()) {
+    Options listing = given;
+    listing.defines_scope = {"\n"};  // no kernel: -D is checked below
     SourceManager sm;
     TextDiagnosticPrinter printer(sm, stderr);
     DiagnosticEngine diags(sm, printer);
-    ApplyDiagnosticOptions(given, diags);
-    Compilation comp(sm, diags, FrontendOptions(given));
+    ApplyDiagnosticOptions(listing, diags);
+    Compilation comp(sm, diags, FrontendOptions(listing));
     sema::CheckedModule* m = comp.CompileFile(path);
     if (!m || !m->ok || diags.HasErrors()) return 1;
-    file_kernels = false;
+    bool all = given.lib_graphs.empty() && given.lib_kernels.empty();
+    if (all) file_kernels = false;
     for (const ast::Decl* d : m->ast->decls) {
-      if (d->kind == ast::DeclKind::Graph) graphs.push_back(d->name.name);
-      if (d->kind == ast::DeclKind::Kernel) file_kernels = true;
+      if (all && d->kind == ast::DeclKind::Graph) graphs.push_back(d->name.name);
+      if (auto* k = ast::dyn_cast<ast::KernelDecl>(d)) {
+        if (all) file_kernels = true;
+        if (given.lib_kernels.empty()) library_kernels.insert(k->name.name);
+        for (const ast::CtParam& p : k->ct_params) kernel_params[k->name.name].insert(p.name.name);
+      }
     }
-    if (!file_kernels && graphs.empty()) return fail("'" + path + "' declares no kernel and no graph");
+    if (all && !file_kernels && graphs.empty()) return fail("'" + path + "' declares no kernel and no graph");
   }
   std::vector<Options> parts;
   if (file_kernels && (given.lib_graphs.empty() || !given.lib_kernels.empty())) {
     Options k = given;
     k.graph.clear();
+    k.defines_scope = library_kernels;
+    for (const auto& [param, value] : given.defines) {
+      bool used = false;
+      for (const std::string& kn : library_kernels) used = used || kernel_params[kn].count(param);
+      if (!used && given.lib_graphs.empty())
+        return fail("-D " + param + ": no kernel of the library has a parameter '" + param + "'");
+    }
     parts.push_back(k);
   }
   for (const std::string& g : graphs) {

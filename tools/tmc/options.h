@@ -19,6 +19,7 @@ struct Options {
   std::string output;               // -o; empty: stdout
   std::vector<std::string> include_dirs;
   std::map<std::string, int64_t> defines;
+  std::set<std::string> defines_scope;  // tmc lib: the kernels -D applies to (empty: all)
   std::map<std::string, std::vector<int64_t>> define_lists;  // -D NAME=V1,V2 (--all-candidates)
   std::string stdlib_dir;
   bool verify_diagnostics = false;

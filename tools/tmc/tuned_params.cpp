@@ -61,7 +61,8 @@ std::optional<ParamValues> ParseParamValues(const std::string& text) {
 }
 
 bool DefinedByUser(const Options& o, const std::string& kernel, const std::string& param) {
-  return o.defines.count(param) && (o.kernel.empty() || o.kernel == kernel);
+  return o.defines.count(param) && (o.kernel.empty() || o.kernel == kernel) &&
+         (o.defines_scope.empty() || o.defines_scope.count(kernel));
 }
 
 bool ApplyTunedParams(Options* o) {
