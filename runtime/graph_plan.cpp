@@ -189,7 +189,7 @@ int ChooseAlternative(const std::vector<const KernelSignature*>& alternatives, c
   for (size_t i = 0; i < alternatives.size(); ++i) {
     std::string e;
     if (CheckArguments(*alternatives[i], args.data(), static_cast<int>(args.size()), out, &e)) return static_cast<int>(i);
-    why += (why.empty() ? "" : "; ") + e;
+    why += (why.empty() ? "" : "; ") + (alternatives.size() > 1 ? "'" + alternatives[i]->name + "': " : "") + e;
   }
   *error = why;
   return -1;

@@ -394,9 +394,10 @@ bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_arg
       std::string values;
       for (const auto& [n, x] : out->symbols)
         if (c.find(n) != std::string::npos) values += (values.empty() ? "" : ", ") + n + " = " + std::to_string(x);
-      *error = "kernel '" + sig.name + "' was compiled for shapes where " + c + " holds, not for " +
+      // (The caller names the kernel: "kernel 'k': compiled for ...".)
+      *error = "compiled for shapes where " + c + " holds, not for " +
                (values.empty() ? std::string("these arguments") : values) +
-               ": launch a candidate whose condition holds";
+               ": these shapes need a build with other compile-time values (-D)";
       return false;
     }
   }
