@@ -295,6 +295,16 @@ class Function:
             if values[p["name"]] is None:
                 made[p["name"]] = _allocate(like, p["dtype"], self.output_shape(p, symbols), where, p["name"])
                 arrays[p["name"]] = _Array(made[p["name"]], p["name"], where)
+        # Empty tensors: when every output is empty there is nothing to
+        # compute (an empty batch); otherwise a kernel cannot run (the
+        # runtime needs every dimension >= 1).
+        empty = [p["name"] for p in self.params if p["kind"] == "tensor" and arrays[p["name"]].nbytes() == 0]
+        if empty:
+            if all(arrays[p["name"]].nbytes() == 0 for p in self.outputs) and self.outputs:
+                results = [values[p["name"]] if values[p["name"]] is not None else made[p["name"]] for p in self.outputs]
+                return results[0] if len(results) == 1 else tuple(results)
+            raise SignatureError("%s: argument '%s' is empty (shape %s), but not every output is: tmc kernels need "
+                                 "every dimension >= 1" % (where, empty[0], list(arrays[empty[0]].shape)))
         # Tensor parameters must not overlap (language.md): an output that
         # shares memory with another argument is refused.
         spans = [(p["name"], arrays[p["name"]], p["output"]) for p in self.params if p["kind"] == "tensor"]

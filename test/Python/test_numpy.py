@@ -190,3 +190,15 @@ def test_defines_reach_only_the_library_kernels(rng):
     np.testing.assert_allclose(m.softmax_warp(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-6)
     with pytest.raises(tmc.Error, match="no compile-time parameter 'XYZ'"):
         tmc.load(os.path.join(ROOT, "stdlib", "norm.tm"), kernels=["softmax_warp"], defines={"XYZ": 1})
+
+
+def test_empty_batches(kernels):
+    # Every output empty: nothing to compute, the (empty) outputs come back.
+    y = kernels.scale_rows(np.zeros((0, 40), np.float32), 2.0)
+    assert y.shape == (0, 40)
+    out = kernels.block(np.zeros((0, 64), np.float32), np.ones((64, 96), np.float32), np.ones(96, np.float32))
+    assert out.shape == (0, 96)
+    # An empty input with a non-empty output (a matmul over K = 0): refused, clearly.
+    mm = tmc.load(os.path.join(EXAMPLES, "matmul_simt.tm"))
+    with pytest.raises(tmc.SignatureError, match=r"argument 'A' is empty \(shape \[5, 0\]\), but not every output is"):
+        mm.matmul_simt(np.zeros((5, 0), np.float32), np.zeros((0, 7), np.float32))
