@@ -22,13 +22,32 @@ CpuModule::CpuModule() = default;
 CpuModule::~CpuModule() = default;
 CpuModule::CpuModule(CpuModule&&) noexcept = default;
 
-std::unique_ptr<llvm::orc::LLJIT> JitForHost(std::unique_ptr<llvm::Module> mod, std::unique_ptr<llvm::LLVMContext> context,
-                                             const std::map<std::string, void*>& symbols, std::string* error) {
+void InitializeHostTarget() {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
   });
+}
+
+void OptimizeForHost(llvm::Module& mod, llvm::TargetMachine* tm, int level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb(tm);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  if (level == 0) pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(mod, mam);
+  else pb.buildPerModuleDefaultPipeline(level == 1 ? llvm::OptimizationLevel::O1 : llvm::OptimizationLevel::O2).run(mod, mam);
+}
+
+std::unique_ptr<llvm::orc::LLJIT> JitForHost(std::unique_ptr<llvm::Module> mod, std::unique_ptr<llvm::LLVMContext> context,
+                                             const std::map<std::string, void*>& symbols, std::string* error) {
+  InitializeHostTarget();
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
     *error = llvm::toString(jtmb.takeError());
@@ -49,20 +68,7 @@ std::unique_ptr<llvm::orc::LLJIT> JitForHost(std::unique_ptr<llvm::Module> mod, 
   }
   mod->setDataLayout((*tm)->createDataLayout());
   mod->setTargetTriple((*tm)->getTargetTriple().str());
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm->get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    if (level == 0) pb.buildO0DefaultPipeline(llvm::OptimizationLevel::O0).run(*mod, mam);
-    else pb.buildPerModuleDefaultPipeline(level == 1 ? llvm::OptimizationLevel::O1 : llvm::OptimizationLevel::O2).run(*mod, mam);
-  }
+  OptimizeForHost(*mod, tm->get(), level);
 
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
   if (!jit) {

@@ -12,6 +12,7 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class TargetMachine;
 namespace orc {
 class LLJIT;
 }
@@ -29,6 +30,13 @@ struct CpuModule {
   ~CpuModule();
   CpuModule(CpuModule&&) noexcept;
 };
+
+/// Registers LLVM's native target and its printer (once per process).
+void InitializeHostTarget();
+
+/// LLVM's per-module default pipeline for `tm` at `level` (0, 1, 2: O0,
+/// O1, O2) over `mod`: the host code of the JIT and of tmc lib --cpu.
+void OptimizeForHost(llvm::Module& mod, llvm::TargetMachine* tm, int level);
 
 /// Optimizes `mod` (O2) for this machine and adds it to a new JIT, with
 /// `symbols` (name -> address) and the process's own symbols (libm, the

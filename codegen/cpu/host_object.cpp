@@ -7,16 +7,14 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/Target/TargetOptions.h>
 #include <llvm/TargetParser/Host.h>
 
-#include <mutex>
 #include <set>
 
+#include "codegen/cpu/cpu_jit.h"
 #include "codegen/nvptx/llvm_emitter.h"
 
 namespace tmc::codegen {
@@ -54,11 +52,7 @@ void DefineTruncSfBf2(llvm::Module& m) {
 }  // namespace
 
 bool CompileHostObject(const ir::Module& m, const std::string& prefix, HostObject* out, std::string* error) {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-  });
+  InitializeHostTarget();
   llvm::LLVMContext context;
   LlvmEmitOptions options;
   options.host = true;
@@ -90,19 +84,7 @@ bool CompileHostObject(const ir::Module& m, const std::string& prefix, HostObjec
     if (!g.isDeclaration()) g.setLinkage(llvm::GlobalValue::InternalLinkage);
   DefineTruncSfBf2(*mod);
 
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2).run(*mod, mam);
-  }
+  OptimizeForHost(*mod, tm.get(), 2);
   llvm::SmallString<0> buffer;
   llvm::raw_svector_ostream os(buffer);
   llvm::legacy::PassManager pm;

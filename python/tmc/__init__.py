@@ -301,8 +301,7 @@ class Function:
         empty = [p["name"] for p in self.params if p["kind"] == "tensor" and arrays[p["name"]].nbytes() == 0]
         if empty:
             if all(arrays[p["name"]].nbytes() == 0 for p in self.outputs) and self.outputs:
-                results = [values[p["name"]] if values[p["name"]] is not None else made[p["name"]] for p in self.outputs]
-                return results[0] if len(results) == 1 else tuple(results)
+                return self._results(values, made)
             raise SignatureError("%s: argument '%s' is empty (shape %s), but not every output is: tmc kernels need "
                                  "every dimension >= 1" % (where, empty[0], list(arrays[empty[0]].shape)))
         # Tensor parameters must not overlap (language.md): an output that
@@ -359,6 +358,10 @@ class Function:
             message = _runtime.last_error()
             named = message.startswith("kernel '%s'" % self.name) or message.startswith("graph '%s'" % self.name)
             raise cls(message if named else "%s: %s" % (where, message))
+        return self._results(values, made)
+
+    def _results(self, values, made):
+        """The outputs, the caller's or allocated: one, a tuple, or None."""
         results = [values[p["name"]] if values[p["name"]] is not None else made[p["name"]] for p in self.outputs]
         if not results:
             return None
@@ -374,9 +377,8 @@ class Function:
             mod = ctypes.c_void_p()
             if self._module._part_module(ctx, self._part, ctypes.byref(mod)) != 0:
                 raise Error("%s: %s" % (self.name, _runtime.last_error()))
-            h = ctypes.c_void_p()
-            get = rt.tmc_module_get_graph if self.is_graph else rt.tmc_module_get_kernel
-            if get(mod, self.name.encode(), ctypes.byref(h)) != 0:
+            h = ctypes.c_void_p()  # graphs only: kernels are called through the library (_call_kernel)
+            if rt.tmc_module_get_graph(mod, self.name.encode(), ctypes.byref(h)) != 0:
                 raise Error("%s: %s" % (self.name, _runtime.last_error()))
             self._handles[device] = h
         return self._handles[device]

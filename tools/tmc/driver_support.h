@@ -2,6 +2,7 @@
 // set up from the command line, and writing a file.
 #pragma once
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -17,6 +18,24 @@ CompileOptions FrontendOptions(const Options& o);
 
 /// -Werror, -w, -Wno-FLAG and -ferror-limit applied to `diags`.
 void ApplyDiagnosticOptions(const Options& o, DiagnosticEngine& diags);
+
+/// A subcommand's frontend: sources, diagnostics printed to stderr with the
+/// command line's settings, and a compilation made when asked (after the
+/// caller has adjusted its options: graph kernels, tuned values).
+struct CommandFrontend {
+  SourceManager sm;
+  TextDiagnosticPrinter printer{sm, stderr};
+  DiagnosticEngine diags{sm, printer};
+  std::unique_ptr<Compilation> compilation;
+
+  explicit CommandFrontend(const Options& o) { ApplyDiagnosticOptions(o, diags); }
+  /// Parses and checks `path` with `o`'s frontend options (-I, -D, ...);
+  /// null as Compilation::CompileFile.
+  sema::CheckedModule* Compile(const Options& o, const std::string& path) {
+    compilation = std::make_unique<Compilation>(sm, diags, FrontendOptions(o));
+    return compilation->CompileFile(path);
+  }
+};
 
 /// The running tmc's own path (/proc/self/exe): its prefix locates an
 /// installed stdlib and runtime; tmc tune runs it for its checks.

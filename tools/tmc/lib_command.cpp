@@ -551,13 +551,15 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
   // --cpu: each unit's host entry points and site locations.
   bool host = units.front().host;
   if (host) {
+    std::vector<size_t> kernel_counts;
     for (size_t u = 0; u < units.size(); ++u) {
       runtime::Json meta;
       std::string why;
-      runtime::ParseJson(units[u].metadata, &meta, &why);
+      runtime::ParseJson(units[u].metadata, &meta, &why);  // parsed above: it is valid
       std::vector<std::string> names;
       if (const runtime::Json* kernels = meta.Get("kernels"))
         for (const runtime::Json& k : kernels->items) names.push_back(k.Get("name")->str);
+      kernel_counts.push_back(names.size());
       for (const std::string& k : names)
         c += fmt::format("extern void {}{}(void* thread, const uint64_t* args);\n", units[u].host_prefix, k);
       c += fmt::format("static const tmc_host_kernel {}_unit{}_host[] = {{\n", name, u);
@@ -566,19 +568,12 @@ bool GenerateLibrary(const std::string& name, const std::string& source_file, co
       c += fmt::format("}};\nstatic const char* const {}_unit{}_sites[] = {{\n", name, u);
       for (const std::string& site : units[u].sites) c += "  \"" + CString(site) + "\",\n";
       if (units[u].sites.empty()) c += "  \"\",\n";
-      c += fmt::format("}};\n");
+      c += "};\n";
     }
     c += fmt::format("static const tmc_host_image {0}_host[] = {{\n", name);
     for (size_t u = 0; u < units.size(); ++u)
       c += fmt::format("  {{(const char*){0}_unit{1}_metadata, {0}_unit{1}_host, {2}, {0}_unit{1}_sites, {3}}},\n", name, u,
-                       [&] {
-                         runtime::Json meta;
-                         std::string why;
-                         runtime::ParseJson(units[u].metadata, &meta, &why);
-                         const runtime::Json* kernels = meta.Get("kernels");
-                         return kernels ? kernels->items.size() : 0;
-                       }(),
-                       units[u].sites.size());
+                       kernel_counts[u], units[u].sites.size());
     c += "};\n";
   }
   c += fmt::format(R"C(#define {0}_UNITS {1}
@@ -799,13 +794,9 @@ int LibCommand(const Options& given) {
   if ((given.lib_graphs.empty() && given.lib_kernels.empty()) || !given.defines.empty()) {
     Options listing = given;
     listing.defines_scope = {"\n"};  // no kernel: -D is checked below
-    SourceManager sm;
-    TextDiagnosticPrinter printer(sm, stderr);
-    DiagnosticEngine diags(sm, printer);
-    ApplyDiagnosticOptions(listing, diags);
-    Compilation comp(sm, diags, FrontendOptions(listing));
-    sema::CheckedModule* m = comp.CompileFile(path);
-    if (!m || !m->ok || diags.HasErrors()) return 1;
+    CommandFrontend fe(listing);
+    sema::CheckedModule* m = fe.Compile(listing, path);
+    if (!m || !m->ok || fe.diags.HasErrors()) return 1;
     bool all = given.lib_graphs.empty() && given.lib_kernels.empty();
     if (all) file_kernels = false;
     for (const ast::Decl* d : m->ast->decls) {
@@ -847,7 +838,7 @@ int LibCommand(const Options& given) {
     for (const std::string& arch : given.lib_archs) {
       Options a = part;
       a.arch = arch;
-      a.sm = std::atoi(arch.c_str() + 3);
+      a.sm = ArchNumber(arch);
       a.emit = "ptx";
       a.cache = given.cache.value_or(true);
       std::string meta;
@@ -864,7 +855,7 @@ int LibCommand(const Options& given) {
       // runtime checks its launches against is that arch's.
       Options a = part;
       a.arch = given.lib_archs.front();
-      a.sm = std::atoi(a.arch.c_str() + 3);
+      a.sm = ArchNumber(a.arch);
       unit.host = true;
       unit.host_prefix = name + "_host" + std::to_string(units.size()) + "_";
       std::string object;
@@ -875,17 +866,15 @@ int LibCommand(const Options& given) {
   };
   std::vector<KernelVariant> variants;
   for (Options& part : parts) {
-    SourceManager sm;
-    TextDiagnosticPrinter printer(sm, stderr);
-    DiagnosticEngine diags(sm, printer);
-    ApplyDiagnosticOptions(part, diags);
+    CommandFrontend fe(part);
+    SourceManager& sm = fe.sm;
+    DiagnosticEngine& diags = fe.diags;
     // -D applies to every kernel of the library, not to the last --kernel.
     part.kernel.clear();
     if (!part.graph.empty() && !PrepareGraphKernels(&part, sm, diags)) return 1;
     if (!part.graph.empty() && !part.shapes.empty() && !CheckGraphShapeSymbols(part, diags)) return 1;
     if (!ApplyTunedParams(&part)) return 1;
-    Compilation comp(sm, diags, FrontendOptions(part));
-    sema::CheckedModule* m = comp.CompileFile(path);
+    sema::CheckedModule* m = fe.Compile(part, path);
     if (!m || !m->ok || diags.HasErrors()) return 1;
     for (uint32_t f = 0; f < sm.FileCount(); ++f)
       if (fs::is_regular_file(std::string(sm.Path(f)), ec)) read.insert(fs::absolute(std::string(sm.Path(f)), ec).string());
@@ -915,19 +904,15 @@ int LibCommand(const Options& given) {
     Options part = parts.front();
     part.kernel.clear();
     for (const auto& [p, value] : v.values) part.kernel_defines[v.kernel][p] = value;
-    SourceManager sm;
-    TextDiagnosticPrinter printer(sm, stderr);
-    DiagnosticEngine diags(sm, printer);
-    ApplyDiagnosticOptions(part, diags);
-    Compilation comp(sm, diags, FrontendOptions(part));
-    sema::CheckedModule* m = comp.CompileFile(path);
+    CommandFrontend fe(part);
+    sema::CheckedModule* m = fe.Compile(part, path);
     LibUnit unit;
     unit.variant_of = v.kernel;
     unit.variant_params = v.params;
     unit.variant_shapes = v.shapes;
     // The database is advice: a variant that does not build (for another
     // --arch than it was tuned on, say) is left out, not the library.
-    if (!m || !m->ok || diags.HasErrors() || !compile_unit(part, *m, diags, {v.kernel}, &unit)) {
+    if (!m || !m->ok || fe.diags.HasErrors() || !compile_unit(part, *m, fe.diags, {v.kernel}, &unit)) {
       std::fprintf(stderr, "tmc lib: warning: the tuned variant %s of '%s' does not build; left out\n", v.params.c_str(),
                    v.kernel.c_str());
       continue;

@@ -560,12 +560,10 @@ int TuneCommand(const Options& given) {
 
   // The file as compiled (with a graph's kernels): its kernels, spaces and
   // source hash, as a compile computes them (tuned_params.cpp).
-  SourceManager sm;
-  TextDiagnosticPrinter printer(sm, stderr);
-  DiagnosticEngine diags(sm, printer);
-  ApplyDiagnosticOptions(o, diags);
-  Compilation comp(sm, diags, FrontendOptions(o));
-  sema::CheckedModule* m = comp.CompileFile(o.inputs.front());
+  CommandFrontend fe(o);
+  SourceManager& sm = fe.sm;
+  DiagnosticEngine& diags = fe.diags;
+  sema::CheckedModule* m = fe.Compile(o, o.inputs.front());
   if (!m || diags.HasErrors()) {
     std::fprintf(stderr, "tmc: error: '%s' does not compile; nothing was tuned\n", o.inputs.front().c_str());
     return 1;
