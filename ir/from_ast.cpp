@@ -458,6 +458,55 @@ class Lowering {
     return EmitAllButLast(calls, c->range);
   }
 
+  // wgmma over an accumulator made of m64nN D fragments: per 16-wide k
+  // step, one instruction per fragment (k outermost). A is K-major ([M, K],
+  // rows of one swizzle span), B MN-major ([K, N] with rows of one span, or
+  // [G, K, N / G]: G such tiles side by side along N). The descriptors'
+  // constant parts follow the PTX ISA's canonical layouts ("Matrix
+  // Descriptor Format"), in bytes: K-major swizzled, LBO unused (1), SBO =
+  // 8 rows; MN-major swizzled, LBO = from one span-wide column group to the
+  // next (the [G, ...] stride), SBO = 8 rows. A fragment's first element
+  // sits at a row multiple of 8 and a column multiple of 8 of the tile, so
+  // its (swizzled) address is the descriptor's start as it is.
+  Expr WgmmaTiles(const ast::CallExpr* c) {
+    const ScalarKind kVoid = ScalarKind::I32;
+    const sema::Type* dt = c->args[0]->type;
+    int64_t cols = dt->dims[1].value, n = cols <= 256 ? cols : 256;
+    Fragments d = FragmentOperand(c->args[0], false, WgmmaD(n), 64, n);
+    TensorRef a = TensorOf(c->args[1]), b = TensorOf(c->args[2]);
+    const sema::Type *at = c->args[1]->type, *bt = c->args[2]->type;
+    int64_t elem = ScalarBytes(at->scalar);
+    int64_t span_elems = bt->dims.back().value, span = span_elems * elem;
+    int64_t k_extent = at->dims[1].value, b_rows = bt->dims[bt->Rank() - 2].value;
+    auto mode = [](int64_t span_bytes) -> int64_t { return span_bytes == 128 ? 1 : span_bytes == 64 ? 2 : 3; };
+    auto bits = [](int64_t lbo, int64_t sbo, int64_t m) {
+      uint64_t v = (uint64_t(lbo >> 4) & 0x3FFF) << 16 | (uint64_t(sbo >> 4) & 0x3FFF) << 32 | uint64_t(m) << 62;
+      return static_cast<int64_t>(v);
+    };
+    int64_t a_span = at->dims[1].value * elem;
+    int64_t a_bits = bits(16, 8 * a_span, mode(a_span));
+    int64_t b_bits = bits(b_rows * span, 8 * span, mode(span));
+    Expr accumulate = c->args.size() == 4 ? Value(c->args[3]) : IntImm::Make(ScalarKind::Bool, 1);
+    if (!accumulate->as<IntImm>() && !accumulate->as<VarRef>()) {
+      VarPtr var = NewVar(*fn_, "wgmma_acc", ScalarKind::Bool);
+      pre_->push_back(LetStmt::Make(var, accumulate));
+      accumulate = VarRef::Make(var);
+    }
+    auto i32 = [](int64_t v) { return IntImm::Make(ScalarKind::I32, v); };
+    std::vector<Expr> calls;
+    for (int64_t k = 0; k < k_extent; k += 16)
+      for (const FragmentPiece& p : d.pieces) {
+        Expr a_start = Load::Make(a.buffer, a.Full({i32(p.row), i32(k)}));
+        Expr b_start = bt->Rank() == 3 ? Load::Make(b.buffer, b.Full({i32(p.col / span_elems), i32(k), i32(p.col % span_elems)}))
+                                       : Load::Make(b.buffer, b.Full({i32(k), i32(p.col)}));
+        calls.push_back(Call::Make(kVoid, Intrinsic::Wgmma,
+                                   {RegisterAt(d, p.reg), a_start, b_start, k == 0 ? accumulate : IntImm::Make(ScalarKind::Bool, 1),
+                                    i32(n), IntImm::Make(ScalarKind::I64, a_bits), IntImm::Make(ScalarKind::I64, b_bits), i32(1)},
+                                   nullptr, {d.buffer}));
+      }
+    return EmitAllButLast(calls, c->range);
+  }
+
   // ldmatrix over fragment tiles: runs of consecutive 8x8 matrices of one
   // kind (plain or transposed) go in one x4, x2 or x1 instruction. Lane l
   // gives the address of row l % 8 of matrix (l / 8) % count.
@@ -558,6 +607,12 @@ class Lowering {
       }
       return Call::Make(kVoid, Intrinsic::CpAsync, std::move(args));
     }
+    if (n == "wgmma") return WgmmaTiles(c);
+    if (n == "wgmma_fence") return Call::Make(kVoid, Intrinsic::WgmmaFence, {});
+    if (n == "wgmma_commit") return Call::Make(kVoid, Intrinsic::WgmmaCommit, {});
+    if (n == "fence_proxy_async") return Call::Make(kVoid, Intrinsic::FenceProxyAsync, {});
+    if (n == "wgmma_wait")
+      return Call::Make(kVoid, Intrinsic::WgmmaWait, {IntImm::Make(ScalarKind::I32, module_->constants.at(c->args[0]).i)});
     if (n == "cp_async_commit") return Call::Make(kVoid, Intrinsic::CpAsyncCommit, {});
     if (n == "cp_async_wait")
       return Call::Make(kVoid, Intrinsic::CpAsyncWait, {IntImm::Make(ScalarKind::I32, module_->constants.at(c->args[0]).i)});

@@ -36,6 +36,11 @@ std::string_view Spelling(BinaryOp op) {
   return "?";
 }
 
+bool IsHopperIntrinsic(Intrinsic i) {
+  return i == Intrinsic::Wgmma || i == Intrinsic::WgmmaFence || i == Intrinsic::WgmmaCommit ||
+         i == Intrinsic::WgmmaWait || i == Intrinsic::FenceProxyAsync;
+}
+
 std::string_view IntrinsicName(Intrinsic i) {
   switch (i) {
     case Intrinsic::ThreadIdxX: return "threadIdx.x";
@@ -81,6 +86,11 @@ std::string_view IntrinsicName(Intrinsic i) {
     case Intrinsic::CpAsync: return "cp_async";
     case Intrinsic::CpAsyncCommit: return "cp_async_commit";
     case Intrinsic::CpAsyncWait: return "cp_async_wait";
+    case Intrinsic::Wgmma: return "wgmma.m64nNk16";
+    case Intrinsic::WgmmaFence: return "wgmma_fence";
+    case Intrinsic::WgmmaCommit: return "wgmma_commit";
+    case Intrinsic::WgmmaWait: return "wgmma_wait";
+    case Intrinsic::FenceProxyAsync: return "fence_proxy_async";
   }
   return "?";
 }

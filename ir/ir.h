@@ -94,7 +94,20 @@ enum class Intrinsic {
   CpAsync,
   CpAsyncCommit,
   CpAsyncWait,    // args: the number of groups that may stay pending
+  // wgmma.mma_async m64nNk16, f32 accumulate (sm_90a): buffers {d}; args:
+  // d's first register (i32), Load of A's first element and Load of B's
+  // (addresses in shared memory, the descriptors' start), accumulate (bool:
+  // false gives d = a * b), N (i32), the constant bits of A's and of B's
+  // matrix descriptor (i64: LBO, SBO, swizzle mode), trans-b (i32: 1 when B
+  // is MN-major). A is K-major. The elements are A's buffer's.
+  Wgmma,
+  WgmmaFence,
+  WgmmaCommit,
+  WgmmaWait,        // args: the number of groups that may stay pending
+  FenceProxyAsync,  // fence.proxy.async.shared::cta
 };
+/// The sm_90a-only intrinsics (wgmma and its fences).
+bool IsHopperIntrinsic(Intrinsic i);
 std::string_view IntrinsicName(Intrinsic i);
 
 struct ExprNode {
@@ -360,6 +373,7 @@ struct Function {
   std::vector<std::string> outputs;  // the parameters that are the op's results
   std::vector<Expr> launch_conditions;  // bool, over shape symbols: must hold at launch
   int64_t shared_bytes = 0;          // set by plan-shared-memory
+  int64_t shared_align = 16;         // bytes, likewise: swizzled tensors start at a whole period
   int global_index_bits = 64;        // set by flatten-buffers: 32 or 64 (PassContext)
   SourceRange loc;
   int next_var_id = 0;

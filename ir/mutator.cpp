@@ -1,6 +1,8 @@
 // Default traversals of Mutator and Visitor.
 #include "ir/mutator.h"
 
+#include <algorithm>
+
 #include <type_traits>
 
 namespace tmc::ir {
@@ -238,5 +240,18 @@ void Visitor::Visit(const Jump*) {}
 void Visitor::Visit(const Return* s) { Walk(s->value); }
 void Visitor::Visit(const Barrier*) {}
 void Visitor::Visit(const Evaluate* s) { Walk(s->value); }
+
+std::vector<const Buffer*> WgmmaAccumulators(const Function& fn) {
+  struct Find : Visitor {
+    std::vector<const Buffer*> found;
+    void Visit(const Call* c) override {
+      if (c->intrinsic == Intrinsic::Wgmma && std::find(found.begin(), found.end(), c->buffers[0].get()) == found.end())
+        found.push_back(c->buffers[0].get());
+      Visitor::Visit(c);
+    }
+  } find;
+  static_cast<Visitor&>(find).Walk(fn.body);
+  return find.found;
+}
 
 }  // namespace tmc::ir

@@ -39,4 +39,8 @@ class Visitor {
 #include "ir/node_kinds.def"
 };
 
+/// The register buffers that wgmma accumulates into in `fn`, in order of
+/// first use (code generation passes them through each wgmma_wait).
+std::vector<const Buffer*> WgmmaAccumulators(const Function& fn);
+
 }  // namespace tmc::ir

@@ -23,6 +23,13 @@ TaskMapping MmaM16N8K16B();
 /// (g+8, 2t+1): repeat(2, 1) * spatial(8, 4) * repeat(1, 2).
 TaskMapping MmaM16N8K16C();
 
+/// The accumulator D of wgmma.mma_async m64nNk16 (f32), over the 128
+/// threads of a warpgroup (PTX ISA, "Register Fragments ... for
+/// wgmma.m64nNk16"): warp w holds rows 16w .. 16w + 15 as the C fragment
+/// of mma.m16n8k16 repeated over the N / 8 column blocks, block by block:
+/// repeat(1, N / 8) * spatial(4, 1) * mma_c. `n` is 8 .. 256, a multiple of 8.
+TaskMapping WgmmaD(int64_t n);
+
 /// True when `m` gives every worker the same ordered tasks as `layout`
 /// (which can be written as a different composition).
 bool SameAssignment(const TaskMapping& m, const TaskMapping& layout);

@@ -56,6 +56,14 @@ void tmc_cpu_mma_m16n8k16(tmc_cpu_thread* t, float* d, const uint16_t* a, const 
                           int32_t bf16, int32_t site);
 void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, int32_t count, int32_t trans,
                       int32_t site);
+/* wgmma.mma_async m64nNk16 (f32 accumulate) for this thread's share of D
+ * (its n / 2 registers): A and B are read from shared memory through the
+ * matrix descriptors exactly as the GPU gets them (A K-major; B MN-major
+ * with trans_b); scale_d 0 ignores D's old values. The buffers and byte
+ * offsets of A and B in shared memory name them in race reports. */
+void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc, int32_t n, int32_t trans_b,
+                   int32_t scale_d, int32_t bf16, int32_t a_buffer, int64_t a_base, int32_t b_buffer, int64_t b_base,
+                   int32_t site);
 /* cp_async of `bytes` (4, 8 or 16) from global `src` (element src_offset
  * of buffer src_buffer) to shared `dst`, issued by this thread, reading
  * only the first `src_bytes` (0..bytes) and zero-filling the rest: checked

@@ -6,11 +6,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 
 #include "ir/divisibility.h"
+#include "ir/mutator.h"
 #include "support/half.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "support/check.h"
@@ -173,9 +175,9 @@ class Printer {
     out_ += "\n" + Signature(fn) + " {\n";
     if (fn.shared_bytes > 0) {
       if (fn.shared_bytes > 48 * 1024)
-        out_ += "  extern __shared__ __align__(16) unsigned char tmc_shared[];\n";
+        out_ += fmt::format("  extern __shared__ __align__({}) unsigned char tmc_shared[];\n", fn.shared_align);
       else
-        out_ += fmt::format("  __shared__ __align__(16) unsigned char tmc_shared[{}];\n", fn.shared_bytes);
+        out_ += fmt::format("  __shared__ __align__({}) unsigned char tmc_shared[{}];\n", fn.shared_align, fn.shared_bytes);
     }
     Stmt(fn.body, 1);
     out_ += "}\n";
@@ -319,11 +321,52 @@ class Printer {
         return fmt::format("asm volatile(\"cp.async.{}.shared.global [%0], [%1], {};\\n\" :: \"r\"({}), \"l\"(&{}));",
                            bytes == 16 ? "cg" : "ca", bytes, shared_addr(c.args[0]), Access(*src->buffer, src->indices));
       }
+      case Intrinsic::Wgmma: return WgmmaAsm(c, shared_addr);
+      case Intrinsic::WgmmaFence: return "asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");";
+      case Intrinsic::WgmmaCommit: return "asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");";
+      case Intrinsic::FenceProxyAsync: return "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");";
+      case Intrinsic::WgmmaWait: {
+        // The accumulators pass through an empty asm after the wait, so
+        // that no read of them moves above it (CUTLASS's
+        // warpgroup_fence_operand).
+        std::string out = fmt::format("asm volatile(\"wgmma.wait_group.sync.aligned {};\\n\" ::: \"memory\");",
+                                      *AsConstInt(c.args[0]));
+        for (const ir::Buffer* acc : ir::WgmmaAccumulators(*fn_)) {
+          bool param = std::any_of(fn_->params.begin(), fn_->params.end(),
+                                   [&](const ir::Param& p) { return p.buffer.get() == acc; });
+          if (!param && !buffer_names_.count(acc)) continue;  // declared further on
+          out += fmt::format(" for (int tmc_i = 0; tmc_i < {}; ++tmc_i) asm volatile(\"\" : \"+f\"({}[tmc_i]) :: \"memory\");",
+                             AllocatedElements(*acc), BufName(*acc));
+        }
+        return out;
+      }
       case Intrinsic::CpAsyncCommit: return "asm volatile(\"cp.async.commit_group;\\n\" ::);";
       case Intrinsic::CpAsyncWait:
         return fmt::format("asm volatile(\"cp.async.wait_group {};\\n\" ::);", *AsConstInt(c.args[0]));
       default: return "";
     }
+  }
+
+  // wgmma.mma_async m64nNk16 in inline PTX: the descriptors from each
+  // operand's shared address and the constant bits of the lowering.
+  template <typename SharedAddr>
+  std::string WgmmaAsm(const ir::Call& c, const SharedAddr& shared_addr) {
+    int64_t n = *AsConstInt(c.args[4]), regs = n / 2;
+    const char* t = c.args[1]->as<Load>()->buffer->elem == ScalarKind::BF16 ? "bf16" : "f16";
+    auto desc = [&](const ir::Expr& e, int64_t bits) {
+      return fmt::format("(((uint64_t)({}) & 0x3FFFFull) >> 4 | 0x{:x}ull)", shared_addr(e), static_cast<uint64_t>(bits));
+    };
+    std::string text = fmt::format("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} {{",
+                                   regs + 2, n, t, t);
+    std::string outs;
+    std::string d = "(&" + BufName(*c.buffers[0]) + "[" + Expr(c.args[0]) + "])";
+    for (int64_t i = 0; i < regs; ++i) {
+      text += fmt::format("{}%{}", i ? "," : "", i);
+      outs += fmt::format("{}\"+f\"({}[{}])", i ? ", " : "", d, i);
+    }
+    text += fmt::format("}}, %{}, %{}, p, 1, 1, 0, {};\\n}}\\n", regs, regs + 1, *AsConstInt(c.args[7]));
+    return fmt::format("asm volatile(\"{}\" : {} : \"l\"({}), \"l\"({}), \"r\"((int)({})) : \"memory\");", text, outs,
+                       desc(c.args[1], *AsConstInt(c.args[5])), desc(c.args[2], *AsConstInt(c.args[6])), Expr(c.args[3]));
   }
 
   std::string Access(const Buffer& b, const std::vector<ir::Expr>& idx) {

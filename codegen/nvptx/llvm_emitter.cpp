@@ -22,6 +22,7 @@
 
 #include "codegen/cpu/cpu_abi.h"
 #include "ir/divisibility.h"
+#include "ir/mutator.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "support/check.h"
 
@@ -216,6 +217,7 @@ class Emitter {
                               b_.getPtrTy(), b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), thread_, TMC_CPU_OFF_SHARED)))
                         : SharedArray(fn);
     }
+    wgmma_accumulators_ = WgmmaAccumulators(fn);
     Stmt(fn.body);
     if (!b_.GetInsertBlock()->getTerminator()) {
       if (fn.result) b_.CreateRet(llvm::UndefValue::get(Ty(*fn.result)));
@@ -241,7 +243,7 @@ class Emitter {
                                        dynamic ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage,
                                        dynamic ? nullptr : llvm::UndefValue::get(type), name, nullptr,
                                        llvm::GlobalValue::NotThreadLocal, kSharedAS);
-    g->setAlignment(llvm::Align(16));
+    g->setAlignment(llvm::Align(static_cast<uint64_t>(fn.shared_align)));
     return g;
   }
 
@@ -891,6 +893,11 @@ class Emitter {
       case I::AtomicExch:
       case I::AtomicCas: return Atomic(c, args);
       case I::MmaM16N8K16: return Mma(*c);
+      case I::Wgmma: return Wgmma(*c);
+      case I::WgmmaFence: return AsyncFence("wgmma.fence.sync.aligned;");
+      case I::WgmmaCommit: return AsyncFence("wgmma.commit_group.sync.aligned;");
+      case I::FenceProxyAsync: return AsyncFence("fence.proxy.async.shared::cta;");
+      case I::WgmmaWait: return WgmmaWait(*AsConstInt(c->args[0]));
       case I::LdMatrix: return LdMatrix(*c);
       case I::CpAsync: {
         auto* dst = c->args[0]->as<Load>();
@@ -1058,6 +1065,120 @@ class Emitter {
     return b_.getInt32(0);
   }
 
+  // wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}: the descriptors
+  // are the constant bits the lowering computed (LBO, SBO, swizzle mode)
+  // and the operand's shared address, (addr & 0x3FFFF) >> 4, in the low 14
+  // bits. Inline PTX: LLVM 19 has no intrinsic. The accumulator registers
+  // go in and out of the instruction ("+f" as CUTLASS writes them); with
+  // accumulate false (scale-d) the instruction ignores their old values.
+  // On the host the executor decodes the same descriptors.
+  llvm::Value* Wgmma(const Call& c) {
+    const Buffer& d = *c.buffers[0];
+    auto* a = c.args[1]->as<Load>();
+    auto* bl = c.args[2]->as<Load>();
+    int64_t n = *AsConstInt(c.args[4]);
+    uint64_t a_bits = static_cast<uint64_t>(*AsConstInt(c.args[5])), b_bits = static_cast<uint64_t>(*AsConstInt(c.args[6]));
+    int64_t trans_b = *AsConstInt(c.args[7]);
+    bool bf16 = a->buffer->elem == ScalarKind::BF16;
+    llvm::Value* od = FragmentOffset(d, c.args[0], n / 2, true);
+    llvm::Value* scale = b_.CreateZExt(Value(c.args[3]), b_.getInt32Ty());
+    llvm::Type* i64 = b_.getInt64Ty();
+    auto desc = [&](const Load& l, uint64_t bits) {
+      TMC_CHECK(l.indices.size() == 1, "unflattened wgmma operand");
+      llvm::Value* offset;
+      if (o_.host) {
+        llvm::Value* p = b_.CreateGEP(MemTy(l.buffer->elem), buffers_.at(l.buffer.get()), Value(l.indices[0]));
+        offset = b_.CreateSub(b_.CreatePtrToInt(p, i64), b_.CreatePtrToInt(shared_, i64));
+      } else {
+        offset = b_.CreateZExt(b_.CreatePtrToInt(Address(*l.buffer, l.indices), b_.getInt32Ty()), i64);
+      }
+      llvm::Value* start = b_.CreateLShr(b_.CreateAnd(offset, b_.getInt64(0x3FFFF)), b_.getInt64(4));
+      return b_.CreateOr(start, b_.getInt64(bits));
+    };
+    llvm::Value *da = desc(*a, a_bits), *db = desc(*bl, b_bits);
+    if (o_.host) {
+      llvm::Type *p = b_.getPtrTy(), *i32 = b_.getInt32Ty();
+      auto base = [&](const Buffer& buf) {
+        return b_.CreateSub(b_.CreatePtrToInt(buffers_.at(&buf), i64), b_.CreatePtrToInt(shared_, i64));
+      };
+      b_.CreateCall(Runtime("tmc_cpu_wgmma", b_.getVoidTy(), {p, p, i64, i64, i32, i32, i32, i32, i32, i64, i32, i64, i32}),
+                    {thread_, RegisterSlot(d, od, 0), da, db, b_.getInt32(static_cast<uint32_t>(n)),
+                     b_.getInt32(static_cast<uint32_t>(trans_b)), scale, b_.getInt32(bf16),
+                     b_.getInt32(static_cast<uint32_t>(BufferId(*a->buffer))), base(*a->buffer),
+                     b_.getInt32(static_cast<uint32_t>(BufferId(*bl->buffer))), base(*bl->buffer),
+                     b_.getInt32(static_cast<uint32_t>(Site()))});
+      return b_.getInt32(0);
+    }
+    int64_t regs = n / 2;
+    const char* t = bf16 ? "bf16" : "f16";
+    std::string text = fmt::format("{{\n.reg .pred p;\nsetp.ne.b32 p, ${}, 0;\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} {{",
+                                   2 * regs + 2, n, t, t);
+    std::string constraints;
+    for (int64_t i = 0; i < regs; ++i) {
+      text += fmt::format("{}${}", i ? ", " : "", i);
+      constraints += "=f,";
+    }
+    text += fmt::format("}}, ${}, ${}, p, 1, 1, 0, {};\n}}", 2 * regs, 2 * regs + 1, trans_b);
+    std::vector<llvm::Type*> params;
+    std::vector<llvm::Value*> operands;
+    for (int64_t i = 0; i < regs; ++i) {
+      constraints += fmt::format("{},", i);
+      params.push_back(b_.getFloatTy());
+      operands.push_back(b_.CreateLoad(b_.getFloatTy(), RegisterSlot(d, od, i)));
+    }
+    constraints += "l,l,r,~{memory}";
+    params.insert(params.end(), {i64, i64, b_.getInt32Ty()});
+    operands.insert(operands.end(), {da, db, scale});
+    auto* result = llvm::StructType::get(ctx_, std::vector<llvm::Type*>(static_cast<size_t>(regs), b_.getFloatTy()));
+    auto* type = llvm::FunctionType::get(result, params, false);
+    llvm::Value* r = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints, /*hasSideEffects=*/true), operands);
+    for (int64_t i = 0; i < regs; ++i)
+      b_.CreateStore(b_.CreateExtractValue(r, static_cast<unsigned>(i)), RegisterSlot(d, od, i));
+    return b_.getInt32(0);
+  }
+
+  // A warpgroup fence or commit (PTX only; the CPU executor runs wgmma at
+  // once, so nothing is pending there).
+  llvm::Value* AsyncFence(const char* text) {
+    if (o_.host) return b_.getInt32(0);
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), false);
+    b_.CreateCall(type, llvm::InlineAsm::get(type, text, "~{memory}", /*hasSideEffects=*/true));
+    return b_.getInt32(0);
+  }
+
+  // wgmma.wait_group N. The accumulators of the function's wgmma calls pass
+  // through it ("+f"), so that no read of them is scheduled before the
+  // wait (CUTLASS's warpgroup_fence_operand does the same).
+  llvm::Value* WgmmaWait(int64_t pending) {
+    if (o_.host) return b_.getInt32(0);
+    std::vector<llvm::Value*> slots;
+    for (const Buffer* acc : wgmma_accumulators_) {
+      auto it = buffers_.find(acc);
+      if (it == buffers_.end()) continue;  // declared further on
+      auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(it->second);
+      uint64_t count = alloca ? alloca->getAllocatedType()->getArrayNumElements() : 0;
+      for (uint64_t k = 0; k < count; ++k) slots.push_back(RegisterSlot(*acc, b_.getInt32(0), static_cast<int64_t>(k)));
+    }
+    std::string constraints;
+    std::vector<llvm::Type*> params(slots.size(), b_.getFloatTy());
+    std::vector<llvm::Value*> operands;
+    for (size_t i = 0; i < slots.size(); ++i) constraints += "=f,";
+    for (size_t i = 0; i < slots.size(); ++i) {
+      constraints += fmt::format("{},", i);
+      operands.push_back(b_.CreateLoad(b_.getFloatTy(), slots[i]));
+    }
+    constraints += "~{memory}";
+    llvm::Type* result = slots.empty()    ? static_cast<llvm::Type*>(b_.getVoidTy())
+                         : slots.size() == 1 ? static_cast<llvm::Type*>(b_.getFloatTy())
+                                             : llvm::StructType::get(ctx_, params);
+    auto* type = llvm::FunctionType::get(result, params, false);
+    std::string text = fmt::format("wgmma.wait_group.sync.aligned {};", pending);
+    llvm::Value* r = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints, /*hasSideEffects=*/true), operands);
+    for (size_t i = 0; i < slots.size(); ++i)
+      b_.CreateStore(slots.size() == 1 ? r : b_.CreateExtractValue(r, static_cast<unsigned>(i)), slots[i]);
+    return b_.getInt32(0);
+  }
+
   // Operands that are Loads standing for an address (copy source and
   // destination, a row of ldmatrix, a tensor passed to a function): not
   // read as values, which would be a false read under the race check.
@@ -1065,6 +1186,7 @@ class Emitter {
     switch (c.intrinsic) {
       case Intrinsic::CpAsync: return i < 2;
       case Intrinsic::LdMatrix: return i == 0;
+      case Intrinsic::Wgmma: return i == 1 || i == 2;
       case Intrinsic::CallFunc: return c.callee->params[i].buffer != nullptr;
       default: return false;
     }
@@ -1189,6 +1311,7 @@ class Emitter {
   std::map<const Var*, llvm::Value*> vars_;
   std::map<const Var*, llvm::AllocaInst*> slots_;
   std::map<const Buffer*, llvm::Value*> buffers_;
+  std::vector<const Buffer*> wgmma_accumulators_;  // of the function being defined
   std::vector<Loop> loops_;
 };
 

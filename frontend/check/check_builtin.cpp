@@ -9,7 +9,7 @@ namespace {
 
 enum class Builtin {
   FloatMath, Abs, MinMax, Fma, Pow, Select, Cdiv, Range, Unroll,
-  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, None
+  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, Wgmma, None
 };
 
 struct BuiltinInfo {
@@ -44,6 +44,9 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "tile") return {Builtin::Tile, 5, 5, true};
   if (n == "cp_async_commit") return {Builtin::CpAsyncCommit, 0, 0, true};
   if (n == "cp_async_wait") return {Builtin::CpAsyncWait, 1, 1, true};
+  if (n == "wgmma") return {Builtin::Wgmma, 3, 4, true};
+  if (n == "wgmma_wait") return {Builtin::Wgmma, 1, 1, true};
+  if (n == "wgmma_fence" || n == "wgmma_commit" || n == "fence_proxy_async") return {Builtin::Wgmma, 0, 0, true};
   if (n == "spatial" || n == "col_spatial" || n == "repeat" || n == "col_repeat")
     return {Builtin::Mapping, 1, 8, false};
   return {Builtin::None, 0, 0, false};
@@ -139,6 +142,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
   if (b.kind == Builtin::Mma || b.kind == Builtin::LdMatrix || b.kind == Builtin::CpAsync || b.kind == Builtin::Tile ||
       b.kind == Builtin::CpAsyncCommit || b.kind == Builtin::CpAsyncWait)
     return CheckTensorCoreCall(e, name);
+  if (b.kind == Builtin::Wgmma) return CheckWgmmaCall(e, name);
   if (b.kind == Builtin::Sizeof) {
     // sizeof(T) of an element-type parameter, or sizeof(x) of a scalar
     // value's type: its bytes in memory, a compile-time i32 (for byte
@@ -314,6 +318,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     case Builtin::CpAsync:
     case Builtin::CpAsyncCommit:
     case Builtin::CpAsyncWait:
+    case Builtin::Wgmma:
     case Builtin::Tile:
     case Builtin::Sizeof:
     case Builtin::None:

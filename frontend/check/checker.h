@@ -254,6 +254,7 @@ class Checker {
   ExprInfo CheckMappingPrimitive(ast::CallExpr* e, MappingAtom::Kind kind);
   ExprInfo CheckFuncCall(ast::CallExpr* e, Symbol& func);
   ExprInfo CheckTensorCoreCall(ast::CallExpr* e, const std::string& name);
+  ExprInfo CheckWgmmaCall(ast::CallExpr* e, const std::string& name);  // check_wgmma.cpp
   // What a fragment operand of mma or ldmatrix must be made of.
   struct FragmentKind {
     TaskMapping layout;             // one hardware fragment (ldmatrix: its plain layout)

@@ -8,6 +8,7 @@
 #include "ir/printer.h"
 #include "ir/transforms/check_register_indices.h"
 #include "ir/transforms/check_register_memory.h"
+#include "ir/transforms/check_target_features.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "ir/transforms/lower_task_mappings.h"
 #include "ir/transforms/plan_shared_memory.h"
@@ -30,6 +31,9 @@ struct Step {
 
 const std::vector<Step>& Pipeline() {
   static const std::vector<Step> kSteps = {
+      // Before anything else: a kernel with instructions the target lacks
+      // goes no further than this error.
+      {"check-target-features", CheckTargetFeatures, {false, false}},
       // Task mappings first: everything after sees plain loops and arrays.
       {"lower-task-mappings", LowerTaskMappings, {true, false}},
       // Before unrolling, while a tile's guarded accesses are still one

@@ -3,6 +3,8 @@
 // do not intersect.
 #include "ir/transforms/plan_shared_memory.h"
 
+#include <algorithm>
+
 #include "ir/mutator.h"
 #include "ir/transforms/flatten_buffers.h"
 
@@ -19,6 +21,21 @@ class Collect : public Visitor {
   }
 };
 
+// A swizzled tensor starts at a multiple of its swizzle period (at most
+// 1024 bytes), so that the pattern of its offsets is that of its addresses:
+// the hardware swizzles of wgmma and TMA work on address bits.
+int64_t SharedAlignment(const Buffer& b) {
+  if (b.layout != LayoutKind::Swizzle || b.layout_args.size() != 3) return 16;
+  int64_t bits = 0;
+  for (const Expr& a : b.layout_args) {
+    std::optional<int64_t> v = AsConstInt(a);
+    if (!v) return 16;
+    bits += *v;
+  }
+  if (bits > 20) return 1024;
+  return std::clamp<int64_t>((int64_t{1} << bits) * ScalarBytes(b.elem), 16, 1024);
+}
+
 }  // namespace
 
 int64_t SharedMemoryLimit(int sm_arch) {
@@ -31,8 +48,11 @@ void PlanSharedMemory(Function& fn, PassContext& ctx) {
   Collect c;
   c.Walk(fn.body);
   int64_t offset = 0;
+  fn.shared_align = 16;
   for (Buffer* b : c.shared) {
-    offset = (offset + 15) / 16 * 16;
+    int64_t align = SharedAlignment(*b);
+    fn.shared_align = std::max(fn.shared_align, align);
+    offset = (offset + align - 1) / align * align;
     b->shared_offset = offset;
     // Below 2^31 elements each (the checker), so no overflow short of
     // millions of tensors; the sum saturates all the same.

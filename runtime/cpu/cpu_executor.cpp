@@ -7,6 +7,7 @@
 // the 32 lanes of a warp, with two banks of slots so that a lane can enter
 // the next operation while slower lanes still read the previous one.
 #include "runtime/cpu/cpu_executor.h"
+#include "runtime/cpu/wgmma_descriptor.h"
 
 #include "runtime/cpu/grid_shadow.h"
 #include "runtime/half.h"
@@ -199,6 +200,7 @@ struct Block {
   std::atomic<bool>* stop = nullptr;  // set when a block timed out: the launch ends
   double timeout_s = 0;
   ProfileRecorder* profile = nullptr;  // --profile: this worker's
+  int64_t shared_bytes = 0;            // of each block of the launch
 };
 
 // Loop back-edges between two looks at the clock (tmc_cpu_poll).
@@ -360,6 +362,7 @@ bool CheckWarp(Block& b, int32_t w0, int32_t w1) {
 void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, std::vector<char>& shared) {
   int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
   std::fill(shared.begin(), shared.end(), 0);
+  b.shared_bytes = l.shared_bytes;
   b.epoch = 0;
   b.aborted = false;
   b.timeout_s = l.timeout_s;
@@ -749,6 +752,49 @@ void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, in
       int r = trans ? 2 * q + i : g, c = trans ? g : 2 * q + i;
       regs[2 * k + i] = static_cast<const uint16_t*>(w.ptrs[phase][8 * k + r][0])[c];
     }
+}
+
+void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc, int32_t n, int32_t trans_b,
+                   int32_t scale_d, int32_t bf16, int32_t a_buffer, int64_t a_base, int32_t b_buffer, int64_t b_base,
+                   int32_t site) {
+  using namespace tmc::runtime;
+  // The calling thread's share of D (std.wgmma): thread 32w + 4g + q of the
+  // warpgroup holds, in register i, row 16w + g + 8 * ((i % 4) / 2) and
+  // column 8 * (i / 4) + 2q + i % 2. Each reads the operand elements it
+  // needs through the descriptors, as the hardware would.
+  int32_t lane = t->linear_tid % 32, warp = (t->linear_tid % 128) / 32;
+  int32_t g = lane / 4, q = lane % 4;
+  bool bad = false;
+  auto element = [&](uint64_t desc, bool mn_major, int64_t mn, int64_t k, int32_t buffer, int64_t base) -> float {
+    int64_t addr = WgmmaElementAddress(desc, mn_major, mn, k);
+    if (addr < 0 || addr + 2 > g_block->shared_bytes) {
+      if (!bad) {  // a descriptor outside the block's shared memory: report once
+        CpuFinding f{CpuFinding::Kind::OutOfBounds};
+        f.site = site;
+        f.buffer = buffer;
+        f.offset = (addr - base) / 2;
+        f.extent = (g_block->shared_bytes - base) / 2;
+        f.thread = t->linear_tid;
+        Record(f);
+        bad = true;
+      }
+      return 0.0f;
+    }
+    const char* p = t->shared + addr;
+    if (g_block->check_races) CheckRace(t->linear_tid, p, buffer, (addr - base) / 2, GridAccess::Read, false, site);
+    uint16_t x;
+    std::memcpy(&x, p, sizeof x);
+    return bf16 ? Bf16ToFloat(x) : HalfToFloat(x);
+  };
+  float a[2][16];
+  for (int h = 0; h < 2; ++h)
+    for (int k = 0; k < 16; ++k) a[h][k] = element(a_desc, false, 16 * warp + g + 8 * h, k, a_buffer, a_base);
+  for (int32_t i = 0; i < n / 2; ++i) {
+    int32_t row_half = (i % 4) / 2, col = 8 * (i / 4) + 2 * q + i % 2;
+    float acc = scale_d ? d[i] : 0.0f;  // accumulate in f32, as the hardware does
+    for (int k = 0; k < 16; ++k) acc += a[row_half][k] * element(b_desc, trans_b != 0, col, k, b_buffer, b_base);
+    d[i] = acc;
+  }
 }
 
 void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,

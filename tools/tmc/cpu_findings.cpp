@@ -13,6 +13,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_shfl32", reinterpret_cast<void*>(&tmc_cpu_shfl32)},
           {"tmc_cpu_mma_m16n8k16", reinterpret_cast<void*>(&tmc_cpu_mma_m16n8k16)},
           {"tmc_cpu_ldmatrix", reinterpret_cast<void*>(&tmc_cpu_ldmatrix)},
+          {"tmc_cpu_wgmma", reinterpret_cast<void*>(&tmc_cpu_wgmma)},
           {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
           {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},

@@ -1,0 +1,50 @@
+#include "ir/transforms/check_target_features.h"
+
+#include <set>
+
+#include "ir/mutator.h"
+
+namespace tmc::ir {
+namespace {
+
+class FindHopper : public Visitor {
+ public:
+  FindHopper(const Function& fn, PassContext& ctx) : fn_(fn), ctx_(ctx) {}
+  void Walk(const Stmt& s) override {
+    if (s && s->loc.IsValid()) at_ = s->loc;
+    Visitor::Walk(s);
+  }
+
+ protected:
+  void Visit(const Call* c) override {
+    if (IsHopperIntrinsic(c->intrinsic) && reported_.insert(c->intrinsic).second) {
+      std::string_view name = c->intrinsic == Intrinsic::Wgmma ? "wgmma" : IntrinsicName(c->intrinsic);
+      SourceRange at = c->loc.IsValid() ? c->loc : at_;
+      // The target: once per function (its first such instruction).
+      if (ctx_.ArchName() != "sm_90a" && !arch_reported_) ctx_.diags->Report(at, DiagKind::HopperOnly, name, ctx_.ArchName());
+      arch_reported_ = true;
+      // wgmma is issued by the 128 threads of a warpgroup together.
+      if (c->intrinsic == Intrinsic::Wgmma && fn_.kind == Function::Kind::Kernel && fn_.Threads() % 128 != 0)
+        ctx_.diags->Report(at, DiagKind::WgmmaPartialWarpgroup, fn_.name, fn_.Threads());
+    }
+    Visitor::Visit(c);
+  }
+
+ private:
+  const Function& fn_;
+  PassContext& ctx_;
+  SourceRange at_;
+  std::set<Intrinsic> reported_;
+  bool arch_reported_ = false;
+};
+
+}  // namespace
+
+void CheckTargetFeatures(Function& fn, PassContext& ctx) {
+  if (!ctx.diags) return;
+  FindHopper find(fn, ctx);
+  Visitor& v = find;
+  v.Walk(fn.body);
+}
+
+}  // namespace tmc::ir
