@@ -1,0 +1,47 @@
+// A planted fault: the wgmma matmul without the barrier between staging
+// the tiles and the warpgroup MMA. wgmma reads A and B in shared memory
+// (through its descriptors) while other threads still write them: the
+// race check names the store and the wgmma.
+// RUN: not %tmc run %s --arch=sm_90a --shape M=64,N=64,K=64 --check-races 2>&1 | FileCheck %s
+// CHECK: fault_wgmma_race.tm:28:7: error: data race on 'sa' element {{[0-9]+}} in kernel 'mm_racy': a write by thread {{[0-9]+}} and a read by thread {{[0-9]+}} of block (0, 0, 0) between the same barriers
+// CHECK: fault_wgmma_race.tm:37:5: note: the read by thread
+// CHECK-NEXT: wgmma(acc, sa, sb, k0 > 0);
+// CHECK: error: data race on 'sb'
+
+import std.wgmma;
+
+op mm(A: f16[M, K], B: f16[K, N]) -> f32[M, N] {
+  out[i, j] = sum(k < K) f32(A[i, k]) * f32(B[k, j]);
+}
+
+kernel mm_racy(A: f16[M, K], B: f16[K, N], C: f32[M, N])
+    implements mm
+    grid(cdiv(N, 64), cdiv(M, 64)) block(128)
+{
+  shared sa: f16[64, 64] swizzle(3, 3, 3);
+  shared sb: f16[64, 64] swizzle(3, 3, 3);
+  register acc: f32[64, 64] by repeat(1, 8) * wgmma_c;
+  for k0 in range(cdiv(K, 64)) {
+    for (i, k) in repeat(32, 1) * spatial(2, 64) on threadIdx.x {
+      let gi = blockIdx.y * 64 + i;
+      let gk = k0 * 64 + k;
+      sa[i, k] = (gi < M && gk < K) ? A[gi, gk] : 0.0;
+    }
+    for (k, j) in repeat(32, 1) * spatial(2, 64) on threadIdx.x {
+      let gk = k0 * 64 + k;
+      let gj = blockIdx.x * 64 + j;
+      sb[k, j] = (gk < K && gj < N) ? B[gk, gj] : 0.0;
+    }
+    fence_proxy_async();
+    wgmma_fence();
+    wgmma(acc, sa, sb, k0 > 0);
+    wgmma_commit();
+    wgmma_wait(0);
+    sync;
+  }
+  for (i, j) in repeat(1, 8) * wgmma_c on threadIdx.x {
+    let gi = blockIdx.y * 64 + i;
+    let gj = blockIdx.x * 64 + j;
+    if (gi < M && gj < N) { C[gi, gj] = acc[i, j]; }
+  }
+}
