@@ -12,8 +12,8 @@
 // RUN: %tmc run %s --arch=sm_90a --kernel mm_wgmma --shape M=64,N=64,K=17 -D SW=1 -D BN=64 -D T=bf16 | FileCheck %s --check-prefix=NUMERIC
 // RUN: %tmc run %s --arch=sm_90a --kernel mm_overwrite --shape M=70,N=33,K=100 --check-races | FileCheck %s --check-prefix=NUMERIC
 // RUN: %tmc %s --arch=sm_90a --emit=ptx | FileCheck %s --check-prefix=PTX
-// RUN: %tmc %s --arch=sm_90a --emit=ptx | %ptxas-verify --no-spills sm_90a
-// RUN: %tmc %s --arch=sm_90a --emit=ptx -D BM=128 -D T=bf16 -D SW=1 | %ptxas-verify --no-spills sm_90a
+// RUN: %tmc %s --arch=sm_90a --emit=ptx | %ptxas-verify --no-spills --wgmma-clean sm_90a
+// RUN: %tmc %s --arch=sm_90a --emit=ptx -D BM=128 -D T=bf16 -D SW=1 | %ptxas-verify --no-spills --wgmma-clean sm_90a
 // RUN: rm -rf %t && mkdir %t && %tmc %s --arch=sm_90a --emit=cuda -o %t/k.cu && %nvcc -gencode arch=compute_90a,code=sm_90a %t/k.cu -o %t/k.o
 // RUN: FileCheck %s --check-prefix=CUDA < %t/k.cu
 // NUMERIC: unwritten:  0 of

@@ -1,0 +1,65 @@
+// Hopper warpgroup-MMA matmul (--arch=sm_90a): f16 or bf16 inputs, f32
+// accumulation, wgmma.mma_async m64nNk16 with both operands in shared
+// memory. A block of two warpgroups (256 threads) computes a 128 x BN tile
+// of C; warpgroup g owns rows 64g .. 64g + 63, a 64 x BN accumulator of
+// std.wgmma fragments (BN / 2 registers per thread). Each k-step stages a
+// 128 x 64 tile of A and a 64 x BN tile of B in a STAGES-deep pipeline of
+// zero-filling cp_async copies; both tiles use the hardware's 128-byte
+// swizzle (rows of 64 halves, swizzle(3, 3, 3)): A K-major as two 64-row
+// halves, B MN-major as BN / 64 groups of 64 columns. The compiler builds
+// wgmma's matrix descriptors from these layouts; the CPU executor (tmc
+// run --arch=sm_90a) reads the tiles through the same descriptors.
+
+import std.wgmma;  // wgmma_c
+
+op matmul_acc<T>(A: T[M, K], B: T[K, N]) -> f32[M, N] {
+  out[i, j] = sum(k < K) f32(A[i, k]) * f32(B[k, j]);
+}
+
+kernel matmul_wgmma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128, STAGES: int in [2, 3, 4] = 3>(
+    A: T[M, K], B: T[K, N], C: f32[M, N])
+    implements matmul_acc
+    // Rows of A and B are whole 16-byte chunks (a launch condition).
+    where K % 8 == 0, N % 8 == 0
+    grid(cdiv(N, BN), cdiv(M, 128)) block(256)
+{
+  shared sa: T[STAGES, 2, 64, 64] swizzle(3, 3, 3);        // 16 KiB a stage
+  shared sb: T[STAGES, BN / 64, 64, 64] swizzle(3, 3, 3);  // BN / 8 KiB a stage
+  register acc: f32[64, BN] by repeat(1, BN / 8) * wgmma_c;
+  let wg = threadIdx.x / 128;
+  let kt_count = cdiv(K, 64);
+  // Iteration kt loads k-tile kt + STAGES - 1 and multiplies k-tile kt.
+  for kt in range(1 - STAGES, kt_count) {
+    if (kt >= 0) { cp_async_wait(STAGES - 2); }  // k-tile kt has landed (this thread's copies)
+    fence_proxy_async();  // ... visible to wgmma's (asynchronous) reads
+    sync;  // ... everyone's; and the stage about to be refilled is no longer read
+    if (kt >= 0) {
+      wgmma_fence();
+      wgmma(acc, sa[kt % STAGES, wg], sb[kt % STAGES], kt > 0);  // k-tile 0 overwrites acc
+      wgmma_commit();
+    }
+    let ld = kt + STAGES - 1;
+    if (ld < kt_count) {
+      let st = ld % STAGES;
+      // 128 rows of A, eight 16-byte chunks each: four chunks per thread.
+      for (i, c) in repeat(4, 1) * spatial(32, 8) on threadIdx.x {
+        let gi = blockIdx.y * 128 + i;
+        let gk = ld * 64 + c * 8;
+        cp_async(sa[st, i / 64, i % 64, c * 8], A[gi, gk], 16, gi < M ? (K - gk) * 2 : 0);
+      }
+      // 64 rows of B, BN / 8 chunks each.
+      for (k, c) in repeat(BN / 32, 1) * spatial(2048 / BN, BN / 8) on threadIdx.x {
+        let gk = ld * 64 + k;
+        let gj = blockIdx.x * BN + c * 8;
+        cp_async(sb[st, c / 8, k, (c % 8) * 8], B[gk, gj], 16, gk < K ? (N - gj) * 2 : 0);
+      }
+    }
+    cp_async_commit();
+    wgmma_wait(0);  // k-tile kt is multiplied: its stage may be refilled
+  }
+  for (i, j) in repeat(1, BN / 8) * wgmma_c on threadIdx.x % 128 {
+    let gi = blockIdx.y * 128 + wg * 64 + i;
+    let gj = blockIdx.x * BN + j;
+    if (gi < M && gj < N) { C[gi, gj] = acc[i, j]; }
+  }
+}
