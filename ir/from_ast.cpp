@@ -608,6 +608,15 @@ class Lowering {
       return Call::Make(kVoid, Intrinsic::CpAsync, std::move(args));
     }
     if (n == "wgmma") return WgmmaTiles(c);
+    if (n == "mbarrier_init" || n == "mbarrier_arrive" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait") {
+      Intrinsic which = n == "mbarrier_init"    ? Intrinsic::MbarrierInit
+                        : n == "mbarrier_arrive" ? Intrinsic::MbarrierArrive
+                        : n == "mbarrier_wait"   ? Intrinsic::MbarrierWait
+                                                 : Intrinsic::MbarrierArriveExpectTx;
+      std::vector<Expr> args{Value(c->args[0])};
+      if (c->args.size() == 2) args.push_back(Cast::Make(ScalarKind::I32, Value(c->args[1])));
+      return Call::Make(kVoid, which, std::move(args));
+    }
     if (n == "wgmma_fence") return Call::Make(kVoid, Intrinsic::WgmmaFence, {});
     if (n == "wgmma_commit") return Call::Make(kVoid, Intrinsic::WgmmaCommit, {});
     if (n == "fence_proxy_async") return Call::Make(kVoid, Intrinsic::FenceProxyAsync, {});
@@ -938,6 +947,7 @@ class Lowering {
   ScalarKind Elem(const ast::TypeSpec& spec) const {
     if (!spec.param) return spec.elem;
     auto it = type_params_.find(spec.param->name);
+    if (it == type_params_.end() && spec.param->name == "mbarrier") return ScalarKind::U64;  // shared mbarrier arrays
     TMC_CHECK(it != type_params_.end(), "unbound type parameter " + spec.param->name);
     return it->second;
   }

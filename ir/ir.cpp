@@ -38,7 +38,8 @@ std::string_view Spelling(BinaryOp op) {
 
 bool IsHopperIntrinsic(Intrinsic i) {
   return i == Intrinsic::Wgmma || i == Intrinsic::WgmmaFence || i == Intrinsic::WgmmaCommit ||
-         i == Intrinsic::WgmmaWait || i == Intrinsic::FenceProxyAsync;
+         i == Intrinsic::WgmmaWait || i == Intrinsic::FenceProxyAsync || i == Intrinsic::MbarrierInit ||
+         i == Intrinsic::MbarrierArrive || i == Intrinsic::MbarrierArriveExpectTx || i == Intrinsic::MbarrierWait;
 }
 
 std::string_view IntrinsicName(Intrinsic i) {
@@ -91,6 +92,10 @@ std::string_view IntrinsicName(Intrinsic i) {
     case Intrinsic::WgmmaCommit: return "wgmma_commit";
     case Intrinsic::WgmmaWait: return "wgmma_wait";
     case Intrinsic::FenceProxyAsync: return "fence_proxy_async";
+    case Intrinsic::MbarrierInit: return "mbarrier_init";
+    case Intrinsic::MbarrierArrive: return "mbarrier_arrive";
+    case Intrinsic::MbarrierArriveExpectTx: return "mbarrier_arrive_expect_tx";
+    case Intrinsic::MbarrierWait: return "mbarrier_wait";
   }
   return "?";
 }

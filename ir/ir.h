@@ -105,6 +105,11 @@ enum class Intrinsic {
   WgmmaCommit,
   WgmmaWait,        // args: the number of groups that may stay pending
   FenceProxyAsync,  // fence.proxy.async.shared::cta
+  // mbarriers (sm_90a); args[0] is a Load of the mbarrier (its address).
+  MbarrierInit,            // args: the barrier, the arrival count (i32)
+  MbarrierArrive,          // args: the barrier
+  MbarrierArriveExpectTx,  // args: the barrier, transaction bytes (i32)
+  MbarrierWait,            // args: the barrier, the phase parity (i32): waits until that phase completed
 };
 /// The sm_90a-only intrinsics (wgmma and its fences).
 bool IsHopperIntrinsic(Intrinsic i);

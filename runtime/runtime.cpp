@@ -163,6 +163,8 @@ const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
     case K::DivideByZero: return "an integer division by zero";
     case K::DivideOverflow: return "an integer division overflow (MIN / -1)";
     case K::Timeout: return "a thread that never finished";
+    case K::MbarrierDeadlock: return "an mbarrier wait that can never complete";
+    case K::MbarrierUninitialized: return "an mbarrier used before mbarrier_init";
   }
   return "a fault";
 }

@@ -64,6 +64,20 @@ void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, in
 void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc, int32_t n, int32_t trans_b,
                    int32_t scale_d, int32_t bf16, int32_t a_buffer, int64_t a_base, int32_t b_buffer, int64_t b_base,
                    int32_t site);
+/* mbarriers: `op` one of the TMC_CPU_MBARRIER_* below on the mbarrier at
+ * `bar` in shared memory (element `index` of buffer `buffer`): init with
+ * `value` arrivals a phase, arrive, arrive after adding `value` expected
+ * transaction bytes, or wait until the phase of parity `value` has
+ * completed (the thread parks; a wait that can never complete is reported
+ * as a deadlock). */
+enum {
+  TMC_CPU_MBARRIER_INIT = 0,
+  TMC_CPU_MBARRIER_ARRIVE = 1,
+  TMC_CPU_MBARRIER_ARRIVE_EXPECT_TX = 2,
+  TMC_CPU_MBARRIER_WAIT = 3,
+};
+void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, int32_t buffer, int64_t index,
+                      int32_t site);
 /* cp_async of `bytes` (4, 8 or 16) from global `src` (element src_offset
  * of buffer src_buffer) to shared `dst`, issued by this thread, reading
  * only the first `src_bytes` (0..bytes) and zero-filling the rest: checked

@@ -322,6 +322,21 @@ class Printer {
                            bytes == 16 ? "cg" : "ca", bytes, shared_addr(c.args[0]), Access(*src->buffer, src->indices));
       }
       case Intrinsic::Wgmma: return WgmmaAsm(c, shared_addr);
+      case Intrinsic::MbarrierInit:
+        return fmt::format("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
+                           shared_addr(c.args[0]), Expr(c.args[1]));
+      case Intrinsic::MbarrierArrive:
+        return fmt::format("asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" :: \"r\"({}) : \"memory\");",
+                           shared_addr(c.args[0]));
+      case Intrinsic::MbarrierArriveExpectTx:
+        return fmt::format(
+            "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
+            shared_addr(c.args[0]), Expr(c.args[1]));
+      case Intrinsic::MbarrierWait:
+        return fmt::format(
+            "asm volatile(\"{{\\n.reg .pred P1;\\nLAB_WAIT:\\nmbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\\n@P1 bra DONE;\\n"
+            "bra LAB_WAIT;\\nDONE:\\n}}\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
+            shared_addr(c.args[0]), Expr(c.args[1]));
       case Intrinsic::WgmmaFence: return "asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::WgmmaCommit: return "asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::FenceProxyAsync: return "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");";

@@ -898,6 +898,10 @@ class Emitter {
       case I::WgmmaCommit: return AsyncFence("wgmma.commit_group.sync.aligned;");
       case I::FenceProxyAsync: return AsyncFence("fence.proxy.async.shared::cta;");
       case I::WgmmaWait: return WgmmaWait(*AsConstInt(c->args[0]));
+      case I::MbarrierInit:
+      case I::MbarrierArrive:
+      case I::MbarrierArriveExpectTx:
+      case I::MbarrierWait: return Mbarrier(*c);
       case I::LdMatrix: return LdMatrix(*c);
       case I::CpAsync: {
         auto* dst = c->args[0]->as<Load>();
@@ -1137,6 +1141,49 @@ class Emitter {
     return b_.getInt32(0);
   }
 
+  // mbarrier.init / arrive / arrive.expect_tx / try_wait.parity on a shared
+  // mbarrier (inline PTX with its 32-bit shared address, as CUTLASS's
+  // ClusterBarrier). The wait loops on try_wait, which suspends the thread
+  // for a while in hardware. On the host: the executor's mbarriers
+  // (tmc_cpu_mbarrier), which park a waiting thread until its phase completes.
+  llvm::Value* Mbarrier(const Call& c) {
+    auto* bar = c.args[0]->as<Load>();
+    llvm::Value* value = c.args.size() > 1 ? Value(c.args[1]) : b_.getInt32(0);
+    int op = c.intrinsic == Intrinsic::MbarrierInit    ? TMC_CPU_MBARRIER_INIT
+             : c.intrinsic == Intrinsic::MbarrierArrive ? TMC_CPU_MBARRIER_ARRIVE
+             : c.intrinsic == Intrinsic::MbarrierWait   ? TMC_CPU_MBARRIER_WAIT
+                                                        : TMC_CPU_MBARRIER_ARRIVE_EXPECT_TX;
+    if (o_.host) {
+      TMC_CHECK(bar->indices.size() == 1, "unflattened mbarrier");
+      llvm::Value* index = Value(bar->indices[0]);
+      llvm::Value* p = b_.CreateGEP(MemTy(bar->buffer->elem), buffers_.at(bar->buffer.get()), index);
+      llvm::Type *ptr = b_.getPtrTy(), *i32 = b_.getInt32Ty();
+      b_.CreateCall(Runtime("tmc_cpu_mbarrier", b_.getVoidTy(), {ptr, i32, ptr, i32, i32, b_.getInt64Ty(), i32}),
+                    {thread_, b_.getInt32(static_cast<uint32_t>(op)), p, value,
+                     b_.getInt32(static_cast<uint32_t>(BufferId(*bar->buffer))), b_.CreateSExt(index, b_.getInt64Ty()),
+                     b_.getInt32(static_cast<uint32_t>(Site()))});
+      return b_.getInt32(0);
+    }
+    const char* text = op == TMC_CPU_MBARRIER_INIT     ? "mbarrier.init.shared::cta.b64 [$0], $1;"
+                       : op == TMC_CPU_MBARRIER_ARRIVE ? "mbarrier.arrive.shared::cta.b64 _, [$0];"
+                       : op == TMC_CPU_MBARRIER_WAIT
+                           ? "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
+                             "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}"
+                           : "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;";
+    llvm::Value* addr = b_.CreatePtrToInt(Address(*bar->buffer, bar->indices), b_.getInt32Ty());
+    bool two = op != TMC_CPU_MBARRIER_ARRIVE;
+    std::vector<llvm::Type*> params{b_.getInt32Ty()};
+    std::vector<llvm::Value*> operands{addr};
+    if (two) {
+      params.push_back(b_.getInt32Ty());
+      operands.push_back(value);
+    }
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), params, false);
+    b_.CreateCall(type, llvm::InlineAsm::get(type, text, two ? "r,r,~{memory}" : "r,~{memory}", /*hasSideEffects=*/true),
+                  operands);
+    return b_.getInt32(0);
+  }
+
   // A warpgroup fence or commit (PTX only; the CPU executor runs wgmma at
   // once, so nothing is pending there).
   llvm::Value* AsyncFence(const char* text) {
@@ -1187,6 +1234,10 @@ class Emitter {
       case Intrinsic::CpAsync: return i < 2;
       case Intrinsic::LdMatrix: return i == 0;
       case Intrinsic::Wgmma: return i == 1 || i == 2;
+      case Intrinsic::MbarrierInit:
+      case Intrinsic::MbarrierArrive:
+      case Intrinsic::MbarrierArriveExpectTx:
+      case Intrinsic::MbarrierWait: return i == 0;
       case Intrinsic::CallFunc: return c.callee->params[i].buffer != nullptr;
       default: return false;
     }

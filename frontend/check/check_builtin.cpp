@@ -9,7 +9,7 @@ namespace {
 
 enum class Builtin {
   FloatMath, Abs, MinMax, Fma, Pow, Select, Cdiv, Range, Unroll,
-  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, Wgmma, None
+  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, Wgmma, Mbarrier, None
 };
 
 struct BuiltinInfo {
@@ -45,6 +45,8 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "cp_async_commit") return {Builtin::CpAsyncCommit, 0, 0, true};
   if (n == "cp_async_wait") return {Builtin::CpAsyncWait, 1, 1, true};
   if (n == "wgmma") return {Builtin::Wgmma, 3, 4, true};
+  if (n == "mbarrier_arrive") return {Builtin::Mbarrier, 1, 1, true};
+  if (n == "mbarrier_init" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait") return {Builtin::Mbarrier, 2, 2, true};
   if (n == "wgmma_wait") return {Builtin::Wgmma, 1, 1, true};
   if (n == "wgmma_fence" || n == "wgmma_commit" || n == "fence_proxy_async") return {Builtin::Wgmma, 0, 0, true};
   if (n == "spatial" || n == "col_spatial" || n == "repeat" || n == "col_repeat")
@@ -143,6 +145,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
       b.kind == Builtin::CpAsyncCommit || b.kind == Builtin::CpAsyncWait)
     return CheckTensorCoreCall(e, name);
   if (b.kind == Builtin::Wgmma) return CheckWgmmaCall(e, name);
+  if (b.kind == Builtin::Mbarrier) return CheckMbarrierCall(e, name);
   if (b.kind == Builtin::Sizeof) {
     // sizeof(T) of an element-type parameter, or sizeof(x) of a scalar
     // value's type: its bytes in memory, a compile-time i32 (for byte
@@ -319,6 +322,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     case Builtin::CpAsyncCommit:
     case Builtin::CpAsyncWait:
     case Builtin::Wgmma:
+    case Builtin::Mbarrier:
     case Builtin::Tile:
     case Builtin::Sizeof:
     case Builtin::None:

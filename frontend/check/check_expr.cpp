@@ -373,6 +373,10 @@ ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
     }
   }
   if (!ok) return ErrorInfo();
+  if (t->mbarrier && !mbarrier_operand_) {
+    diags_.Report(e->range, DiagKind::MbarrierElementUse, name);
+    return ErrorInfo();
+  }
   if (operands->is_view) {
     Type view = *t;
     view.dims.erase(view.dims.begin(), view.dims.begin() + static_cast<long>(operands->indices.size()));

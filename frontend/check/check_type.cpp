@@ -177,6 +177,9 @@ void Checker::CheckTypeNames(const ast::Decl* decl) {
         declared.insert(p.name.name);
         declared.insert("type");
       }
+  // `mbarrier` names the element type of shared mbarrier arrays (ResolveType
+  // checks where), unless a type parameter takes the name.
+  if (decl->kind == ast::DeclKind::Kernel) declared.insert("mbarrier");
   auto check = [&](const ast::TypeSpec& t) {
     if (t.param && !declared.count(t.param->name)) diags_.Report(t.param->range, DiagKind::UnknownType, t.param->name);
   };
@@ -218,12 +221,20 @@ void Checker::CheckTypeNames(const ast::Decl* decl) {
 }
 
 const Type* Checker::ResolveType(const ast::TypeSpec& spec, MemScope scope) {
-  ScalarKind elem = ElemOf(spec, type_bindings_);
+  // `shared bar: mbarrier[N]`: an array of 64-bit mbarrier objects in the
+  // block's shared memory, for the mbarrier built-ins only.
+  bool mbarrier = spec.param && spec.param->name == "mbarrier" && !type_bindings_.count("mbarrier");
+  if (mbarrier && (!spec.is_tensor || scope != MemScope::Shared || spec.layout || body_ != BodyKind::Kernel)) {
+    diags_.Report(spec.range, DiagKind::MbarrierPlacement);
+    return types_.Error();
+  }
+  ScalarKind elem = mbarrier ? ScalarKind::U64 : ElemOf(spec, type_bindings_);
   if (!spec.is_tensor) return types_.Scalar(elem);
   Type t;
   t.kind = TypeKind::Tensor;
   t.scalar = elem;
   t.scope = scope;
+  t.mbarrier = mbarrier;
   if (spec.dims.empty()) {
     diags_.Report(spec.range, DiagKind::EmptyTensorShape);
     return types_.Error();

@@ -255,6 +255,8 @@ class Checker {
   ExprInfo CheckFuncCall(ast::CallExpr* e, Symbol& func);
   ExprInfo CheckTensorCoreCall(ast::CallExpr* e, const std::string& name);
   ExprInfo CheckWgmmaCall(ast::CallExpr* e, const std::string& name);  // check_wgmma.cpp
+  ExprInfo CheckMbarrierCall(ast::CallExpr* e, const std::string& name);  // check_mbarrier.cpp
+  bool mbarrier_operand_ = false;  // checking an mbarrier built-in's barrier operand
   // What a fragment operand of mma or ldmatrix must be made of.
   struct FragmentKind {
     TaskMapping layout;             // one hardware fragment (ldmatrix: its plain layout)

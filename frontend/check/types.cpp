@@ -17,7 +17,7 @@ std::string Type::ToString() const {
       std::string s;
       if (scope == MemScope::Shared) s = "shared ";
       if (scope == MemScope::Register) s = "register ";
-      s += std::string(ScalarName(scalar)) + "[";
+      s += (mbarrier ? std::string("mbarrier") : std::string(ScalarName(scalar))) + "[";
       for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + dims[i].ToString();
       s += "]";
       if (distributed_by) s += " by " + distributed_by->ToString();

@@ -54,6 +54,7 @@ class Type {
   std::optional<TaskMapping> distributed_by;  // Tensor in registers, `by m`
   std::optional<TaskMapping> mapping;   // Mapping
   bool unroll = false;                  // Range
+  bool mbarrier = false;                // Tensor: shared mbarriers (u64 words used only by the mbarrier built-ins)
 
   bool IsError() const { return kind == TypeKind::Error; }
   bool IsScalar() const { return kind == TypeKind::Scalar; }

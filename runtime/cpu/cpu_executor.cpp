@@ -141,7 +141,7 @@ StackPool& Stacks() {
   return *pool;
 }
 
-enum class State { Ready, AtBarrier, AtWarp, Done };
+enum class State { Ready, AtBarrier, AtWarp, AtMbarrier, Done };
 
 // What happened to one element (address) in the current barrier interval
 // (epoch), and whether an asynchronous copy into it is still in flight
@@ -153,6 +153,8 @@ struct Shadow {
   int32_t reader2 = -1, reader2_site = -1;
   bool reader_atomic = false, reader2_atomic = false;  // the read was an atomic update
   int32_t pending = -1, pending_site = -1;  // the thread and site of an in-flight cp_async
+  // The accessing threads' clocks (mbarrier ordering within the interval).
+  int32_t writer_clock = 0, reader_clock = 0, reader2_clock = 0;
   uint8_t grid_noted = 0;  // global elements: the GridAccess kinds this block told the grid shadow (bits)
 };
 
@@ -175,6 +177,29 @@ struct Fiber {
   int phase = 0;  // the warp bank this fiber's current warp operation uses
   std::vector<AsyncCopy> copies;  // in flight, in issue order
   int32_t committed = 0;          // cp_async_commit calls so far
+  // mbarrier waits and the ordering they give (docs/runtime.md, "mbarriers"):
+  // the thread's own clock, advanced at each arrive, and, per thread, the
+  // clock up to which that thread's accesses happened before this one's
+  // (learnt from completed waits). Both belong to one barrier interval.
+  int64_t wait_bar = -1;  // shared offset of the mbarrier waited on
+  int32_t wait_parity = 0;
+  int32_t clock = 0;
+  int64_t clock_epoch = -1;
+  std::vector<int32_t> known;
+  int64_t known_epoch = -1;
+};
+
+// An mbarrier of the block, by its shared-memory offset: the arrivals and
+// transaction bytes still expected in the current phase, and the threads
+// (with their clocks) that arrived in it and in the last completed phase.
+struct Mbarrier {
+  int32_t expected = 0, pending = 0;
+  int64_t tx = 0;
+  int32_t phase = 0;
+  int32_t buffer = -1;
+  int64_t index = 0;
+  std::vector<std::pair<int32_t, int32_t>> arrivals, completed;
+  int64_t arrivals_epoch = -1, completed_epoch = -1;
 };
 
 struct Warp {
@@ -201,6 +226,7 @@ struct Block {
   double timeout_s = 0;
   ProfileRecorder* profile = nullptr;  // --profile: this worker's
   int64_t shared_bytes = 0;            // of each block of the launch
+  std::unordered_map<int64_t, Mbarrier> mbarriers;  // by shared offset, for this block
 };
 
 // Loop back-edges between two looks at the clock (tmc_cpu_poll).
@@ -332,6 +358,10 @@ bool CheckWarp(Block& b, int32_t w0, int32_t w1) {
   for (int32_t i = w0; i < w1 && first < 0; ++i)
     if (b.fibers[static_cast<size_t>(i)].state == State::AtWarp) first = i;
   if (first < 0) return false;
+  // Lanes still waiting on an mbarrier may yet come: judge the warp later
+  // (a wait that never completes is reported as a deadlock).
+  for (int32_t i = w0; i < w1; ++i)
+    if (b.fibers[static_cast<size_t>(i)].state == State::AtMbarrier) return false;
   int32_t site = b.fibers[static_cast<size_t>(first)].site;
   CpuFinding d{CpuFinding::Kind::WarpDivergence};
   d.site = site;
@@ -363,6 +393,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
   int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
   std::fill(shared.begin(), shared.end(), 0);
   b.shared_bytes = l.shared_bytes;
+  b.mbarriers.clear();
   b.epoch = 0;
   b.aborted = false;
   b.timeout_s = l.timeout_s;
@@ -381,6 +412,9 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     f.phase = 0;
     f.copies.clear();
     f.committed = 0;
+    f.wait_bar = -1;
+    f.clock = 0;
+    f.clock_epoch = f.known_epoch = -1;
     tmc_cpu_thread& t = f.t;
     t.tid[0] = static_cast<int32_t>(i % l.block[0]);
     t.tid[1] = static_cast<int32_t>((i / l.block[0]) % l.block[1]);
@@ -411,6 +445,18 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
       ran = true;
     }
     if (b.aborted) break;
+    // Wake the threads whose mbarrier phase has completed (before judging
+    // warps, which needs every lane parked).
+    bool woke = false;
+    if (!b.mbarriers.empty())
+      for (int32_t i = 0; i < n; ++i) {
+        Fiber& f = b.fibers[static_cast<size_t>(i)];
+        if (f.state == State::AtMbarrier && b.mbarriers[f.wait_bar].phase != f.wait_parity) {
+          f.state = State::Ready;
+          woke = true;
+        }
+      }
+    if (woke) continue;
     // Release warps whose lanes have all arrived at the same warp
     // operation; anything else is divergence (the hardware's .sync and
     // .aligned forms need every lane of the warp at the same instruction).
@@ -420,6 +466,33 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
       if (CheckWarp(b, w0, w1)) released = true;
     }
     if (b.aborted || released || ran) continue;
+    // Nobody can run. A thread waiting on an mbarrier waits forever: no
+    // one is left to arrive (or to issue the copies it counts).
+    for (int32_t i = 0; i < n; ++i) {
+      const Fiber& f = b.fibers[static_cast<size_t>(i)];
+      if (f.state != State::AtMbarrier) continue;
+      const Mbarrier& m = b.mbarriers[f.wait_bar];
+      CpuFinding d{CpuFinding::Kind::MbarrierDeadlock};
+      d.site = f.site;
+      d.thread = i;
+      d.buffer = m.buffer;
+      d.offset = m.index;
+      d.count = 1;
+      d.extent = m.pending;
+      d.address = m.tx;
+      d.bits = f.wait_parity;
+      for (int32_t j = 0; j < n && d.other_thread < 0; ++j) {
+        const Fiber& o = b.fibers[static_cast<size_t>(j)];
+        if (j != i && (o.state == State::AtBarrier || o.state == State::AtWarp)) {
+          d.other_thread = j;
+          d.other_site = o.site;
+        }
+      }
+      Record(d);
+      b.aborted = true;
+      break;
+    }
+    if (b.aborted) break;
     // Nobody can run: everyone live is at a barrier (or the block is done).
     int32_t live = 0, at = 0, site = -1;
     bool same = true;
@@ -582,9 +655,27 @@ namespace {
 // Accesses to global tensors also go to the grid shadow (races between
 // blocks), once per element and kind of access per block. Atomic updates
 // count as reads within the block (they do not race with each other).
+// Thread `f`'s clock in the current barrier interval (0 after each barrier).
+int32_t& ClockOf(Fiber& f) {
+  if (f.clock_epoch != g_block->epoch) {
+    f.clock = 0;
+    f.clock_epoch = g_block->epoch;
+  }
+  return f.clock;
+}
+
+// True when thread `other`'s access at its clock `c` happened before what
+// thread `me` does now: `other` arrived on an mbarrier after it (publishing
+// a clock >= c), and `me` has since waited for that phase to complete.
+bool Ordered(int32_t me, int32_t other, int32_t c) {
+  const Fiber& f = g_block->fibers[static_cast<size_t>(me)];
+  return f.known_epoch == g_block->epoch && f.known[static_cast<size_t>(other)] >= c;
+}
+
 void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, GridAccess access, bool global,
                int32_t site) {
   bool is_write = access == GridAccess::Write;
+  int32_t clock = g_block->mbarriers.empty() ? 0 : ClockOf(g_block->fibers[static_cast<size_t>(me)]);
   Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(addr)];
   if (s.epoch != g_block->epoch) {
     Shadow fresh{g_block->epoch};
@@ -614,25 +705,29 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     f.other_async = async;
     Record(f);
   };
+  auto other = [&](int32_t t, int32_t c) { return t >= 0 && t != me && !Ordered(me, t, c); };
   if (s.pending >= 0) {
     race(s.pending, s.pending_site, true, false, true);
-  } else if (s.writer >= 0 && s.writer != me) {
+  } else if (other(s.writer, s.writer_clock)) {
     race(s.writer, s.writer_site, true, false, false);
   } else if (is_write) {
-    if (s.reader >= 0 && s.reader != me) race(s.reader, s.reader_site, false, s.reader_atomic, false);
-    else if (s.reader2 >= 0 && s.reader2 != me) race(s.reader2, s.reader2_site, false, s.reader2_atomic, false);
+    if (other(s.reader, s.reader_clock)) race(s.reader, s.reader_site, false, s.reader_atomic, false);
+    else if (other(s.reader2, s.reader2_clock)) race(s.reader2, s.reader2_site, false, s.reader2_atomic, false);
   }
   if (is_write) {
     s.writer = me;
     s.writer_site = site;
-  } else if (s.reader < 0 || s.reader == me) {
+    s.writer_clock = clock;
+  } else if (s.reader < 0 || s.reader == me || !other(s.reader, s.reader_clock)) {
     s.reader = me;
     s.reader_site = site;
     s.reader_atomic = atomic;
-  } else if (s.reader2 < 0) {
+    s.reader_clock = clock;
+  } else if (s.reader2 < 0 || s.reader2 == me || !other(s.reader2, s.reader2_clock)) {
     s.reader2 = me;
     s.reader2_site = site;
     s.reader2_atomic = atomic;
+    s.reader2_clock = clock;
   }
 }
 
@@ -794,6 +889,70 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc
     float acc = scale_d ? d[i] : 0.0f;  // accumulate in f32, as the hardware does
     for (int k = 0; k < 16; ++k) acc += a[row_half][k] * element(b_desc, trans_b != 0, col, k, b_buffer, b_base);
     d[i] = acc;
+  }
+}
+
+void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, int32_t buffer, int64_t index,
+                      int32_t site) {
+  using namespace tmc::runtime;
+  Block& b = *g_block;
+  Fiber& me = Current();
+  int64_t key = static_cast<char*>(bar) - t->shared;
+  if (op == TMC_CPU_MBARRIER_INIT) {
+    Mbarrier& m = b.mbarriers[key];
+    m = Mbarrier{};
+    m.expected = m.pending = std::clamp<int32_t>(value, 1, (1 << 20) - 1);
+    m.buffer = buffer;
+    m.index = index;
+    return;
+  }
+  auto it = b.mbarriers.find(key);
+  if (it == b.mbarriers.end()) {
+    CpuFinding f{CpuFinding::Kind::MbarrierUninitialized};
+    f.site = site;
+    f.thread = t->linear_tid;
+    f.buffer = buffer;
+    f.offset = index;
+    Record(f);
+    b.aborted = true;
+    Park(State::Done, site);  // never resumes
+  }
+  Mbarrier& m = it->second;
+  if (op != TMC_CPU_MBARRIER_WAIT) {
+    if (op == TMC_CPU_MBARRIER_ARRIVE_EXPECT_TX) m.tx += value;
+    if (m.arrivals_epoch != b.epoch) {
+      m.arrivals.clear();
+      m.arrivals_epoch = b.epoch;
+    }
+    // What this thread did so far is ordered before whoever waits for the
+    // phase; what it does next is not.
+    int32_t& clock = ClockOf(me);
+    m.arrivals.emplace_back(t->linear_tid, clock);
+    ++clock;
+    if (--m.pending <= 0 && m.tx == 0) {
+      m.phase ^= 1;
+      m.completed.swap(m.arrivals);
+      m.completed_epoch = m.arrivals_epoch;
+      m.arrivals.clear();
+      m.pending = m.expected;
+    }
+    return;
+  }
+  int32_t parity = value & 1;
+  if (m.phase == parity) {
+    me.wait_bar = key;
+    me.wait_parity = parity;
+    Park(State::AtMbarrier, site);
+  }
+  // The phase completed: the arrivals' earlier accesses happened before
+  // this thread's next ones.
+  if (m.completed_epoch == b.epoch) {
+    if (me.known_epoch != b.epoch) {
+      me.known.assign(b.fibers.size(), -1);
+      me.known_epoch = b.epoch;
+    }
+    for (const auto& [u, c] : m.completed)
+      me.known[static_cast<size_t>(u)] = std::max(me.known[static_cast<size_t>(u)], c);
   }
 }
 

@@ -22,7 +22,12 @@ struct CpuFinding {
     LdMatrixMisaligned,  // an ldmatrix row not 16-byte aligned (`address`: its shared-memory offset)
     DivideByZero,   // integer division or modulo (`modulo`) by zero
     DivideOverflow,  // MIN / -1 (or MIN % -1) of `bits`-bit integers
-    Timeout          // a thread still in the loop at `site` past the deadline (`other_site`: a barrier others wait at)
+    Timeout,         // a thread still in the loop at `site` past the deadline (`other_site`: a barrier others wait at)
+    // A wait on an mbarrier (`buffer`, element `offset`) whose phase can no
+    // longer complete: every other thread is done or waiting too (`count`:
+    // the arrivals still missing, `address`: the transaction bytes).
+    MbarrierDeadlock,
+    MbarrierUninitialized,  // an mbarrier used before mbarrier_init
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).

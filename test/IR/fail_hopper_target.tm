@@ -5,7 +5,7 @@
 // RUN: not %tmc %s -I %stdlib 2>&1 | FileCheck %s --check-prefix=SM80
 // RUN: not %tmc %s -I %stdlib --arch=sm_90 --emit=ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=SM90
 // RUN: not %tmc %s -I %stdlib --arch=sm_90a 2>&1 | FileCheck %s --check-prefix=SM90A
-// SM80: fail_hopper_target.tm:23:3: error: 'wgmma_fence' needs --arch=sm_90a (one of Hopper's asynchronous warpgroup instructions); this compilation targets sm_80
+// SM80: fail_hopper_target.tm:23:3: error: 'wgmma_fence' needs --arch=sm_90a (one of Hopper's asynchronous instructions); this compilation targets sm_80
 // SM80-NOT: needs --arch
 // SM80: fail_hopper_target.tm:34:3: error: 'wgmma' needs --arch=sm_90a
 // SM90: error: 'wgmma_fence' needs --arch=sm_90a {{.*}} targets sm_90

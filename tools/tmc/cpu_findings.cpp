@@ -14,6 +14,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_mma_m16n8k16", reinterpret_cast<void*>(&tmc_cpu_mma_m16n8k16)},
           {"tmc_cpu_ldmatrix", reinterpret_cast<void*>(&tmc_cpu_ldmatrix)},
           {"tmc_cpu_wgmma", reinterpret_cast<void*>(&tmc_cpu_wgmma)},
+          {"tmc_cpu_mbarrier", reinterpret_cast<void*>(&tmc_cpu_mbarrier)},
           {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
           {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
@@ -118,6 +119,18 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      f.write ? fmt::format("shared-memory address {}", f.address)
                              : fmt::format("byte {} of '{}'", f.address, buffer(f.buffer)),
                      f.bytes, f.thread, f.block[0], f.block[1], f.block[2]);
+        break;
+      case runtime::CpuFinding::Kind::MbarrierDeadlock: {
+        std::string missing = fmt::format("{} arrival{}", f.extent, f.extent == 1 ? "" : "s");
+        if (f.address != 0) missing += fmt::format(" and {} transaction bytes", f.address);
+        auto d = diags.Report(site(f.site), DiagKind::RunMbarrierDeadlock, fn->name, f.thread, f.block[0], f.block[1],
+                              f.block[2], buffer(f.buffer), f.offset, f.bits, missing);
+        if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteWaitsAtBarrier, f.other_thread);
+        break;
+      }
+      case runtime::CpuFinding::Kind::MbarrierUninitialized:
+        diags.Report(site(f.site), DiagKind::RunMbarrierUninitialized, buffer(f.buffer), f.offset, fn->name, f.thread,
+                     f.block[0], f.block[1], f.block[2]);
         break;
       case runtime::CpuFinding::Kind::LdMatrixMisaligned:
         diags.Report(site(f.site), DiagKind::RunLdMatrixMisaligned, fn->name, f.thread % 32, f.address, f.thread,

@@ -1,0 +1,36 @@
+// Hopper's mbarriers (sm_90a): 64-bit shared-memory objects that count
+// arrivals and asynchronous transaction bytes per phase. `shared bar:
+// mbarrier[N]` declares them; their elements are used only here
+// (docs/language.md, "mbarriers").
+#include "frontend/check/checker.h"
+
+namespace tmc::sema {
+
+ExprInfo Checker::CheckMbarrierCall(ast::CallExpr* e, const std::string& name) {
+  ExprInfo void_info{types_.Void(), std::nullopt, false, nullptr};
+  // Argument 1: one mbarrier, `bar[i]` (all indices).
+  mbarrier_operand_ = true;
+  ExprInfo bar = CheckExpr(e->args[0]);
+  mbarrier_operand_ = false;
+  bool ok = !bar.IsError();
+  if (ok && (!ast::dyn_cast<ast::IndexExpr>(e->args[0]) || !bar.lvalue_root || !bar.lvalue_root->type->mbarrier ||
+             bar.type->IsTensor())) {
+    diags_.Report(e->args[0]->range, DiagKind::BuiltinArgType, 1, name, "an element of a shared mbarrier array",
+                  bar.type->ToString());
+    ok = false;
+  }
+  if (e->args.size() == 2) {
+    const char* what = name == "mbarrier_init" ? "the arrival count" : name == "mbarrier_wait" ? "the phase parity" : "the transaction bytes";
+    ok = !CheckConverted(e->args[1], ScalarKind::I32, what).IsError() && ok;
+    // A constant count must be one the hardware can hold (1 .. 2^20 - 1).
+    auto c = module_.constants.find(e->args[1]);
+    if (ok && name == "mbarrier_init" && c != module_.constants.end() && c->second.kind == ConstValue::Kind::Int &&
+        (c->second.i < 1 || c->second.i >= (1 << 20))) {
+      diags_.Report(e->args[1]->range, DiagKind::MbarrierCount, c->second.i);
+      ok = false;
+    }
+  }
+  return ok ? void_info : ErrorInfo();
+}
+
+}  // namespace tmc::sema
