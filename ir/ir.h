@@ -111,7 +111,8 @@ enum class Intrinsic {
   MbarrierArriveExpectTx,  // args: the barrier, transaction bytes (i32)
   MbarrierWait,            // args: the barrier, the phase parity (i32): waits until that phase completed
 };
-/// The sm_90a-only intrinsics (wgmma and its fences).
+/// Hopper's intrinsics: wgmma and its fences (sm_90a), mbarriers and
+/// fence.proxy.async (sm_90 and sm_90a).
 bool IsHopperIntrinsic(Intrinsic i);
 std::string_view IntrinsicName(Intrinsic i);
 

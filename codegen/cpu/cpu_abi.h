@@ -64,6 +64,15 @@ void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, in
 void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc, int32_t n, int32_t trans_b,
                    int32_t scale_d, int32_t bf16, int32_t a_buffer, int64_t a_base, int32_t b_buffer, int64_t b_base,
                    int32_t site);
+/* wgmma_fence / wgmma_commit / wgmma_wait(pending): the warp's lanes meet
+ * (.sync.aligned); a wait completes the groups but the `pending` most
+ * recent, whose shared-memory reads are race-checked then. */
+enum {
+  TMC_CPU_WGMMA_FENCE = 0,
+  TMC_CPU_WGMMA_COMMIT = 1,
+  TMC_CPU_WGMMA_WAIT = 2,
+};
+void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t site);
 /* mbarriers: `op` one of the TMC_CPU_MBARRIER_* below on the mbarrier at
  * `bar` in shared memory (element `index` of buffer `buffer`): init with
  * `value` arrivals a phase, arrive, arrive after adding `value` expected

@@ -171,6 +171,7 @@ class Printer {
   void Function(const ir::Function& fn) {
     buffer_names_.clear();
     declared_.clear();
+    visible_.clear();
     fn_ = &fn;
     out_ += "\n" + Signature(fn) + " {\n";
     if (fn.shared_bytes > 0) {
@@ -184,6 +185,28 @@ class Printer {
   }
 
   void Line(int indent, const std::string& s) { out_ += std::string(static_cast<size_t>(indent) * 2, ' ') + s + "\n"; }
+
+  // A body in its own C scope: the register arrays declared in it are not
+  // visible after it.
+  void Scoped(const ir::Stmt& s, int d) {
+    size_t before = visible_.size();
+    Stmt(s, d);
+    visible_.resize(before);
+  }
+
+  // An empty asm per wgmma accumulator register in scope ("+f"), so that
+  // nvcc moves no access to them across the wgmma fence or wait next to it
+  // (CUTLASS's warpgroup_fence_operand).
+  std::string FenceAccumulators() {
+    std::string out;
+    for (const ir::Buffer* acc : ir::WgmmaAccumulators(*fn_)) {
+      bool param = std::any_of(fn_->params.begin(), fn_->params.end(), [&](const ir::Param& p) { return p.buffer.get() == acc; });
+      if (!param && std::find(visible_.begin(), visible_.end(), acc) == visible_.end()) continue;
+      out += fmt::format(" for (int tmc_i = 0; tmc_i < {}; ++tmc_i) asm volatile(\"\" : \"+f\"({}[tmc_i]) :: \"memory\");",
+                         AllocatedElements(*acc), BufName(*acc));
+    }
+    return out;
+  }
 
   void Stmt(const ir::Stmt& s, int d) {
     if (!s) return;
@@ -216,6 +239,7 @@ class Printer {
           int64_t n = AllocatedElements(b);  // strided layouts leave gaps
           // Aligned so that fragments can be read as 32-bit registers.
           Line(d, fmt::format("__align__(16) {} {}[{}];", CType(b.elem), Declare(b), n));
+          visible_.push_back(&b);
         }
         return;
       }
@@ -226,10 +250,10 @@ class Printer {
         // (ir/divisibility.h).
         for (auto& [x, c] : DivisibilityFacts(i->cond))
           Line(d + 1, "__builtin_assume(((" + Expr(x) + ") & " + std::to_string(c - 1) + ") == 0);");
-        Stmt(i->then_body, d + 1);
+        Scoped(i->then_body, d + 1);
         if (i->else_body) {
           Line(d, "} else {");
-          Stmt(i->else_body, d + 1);
+          Scoped(i->else_body, d + 1);
         }
         Line(d, "}");
         return;
@@ -243,14 +267,14 @@ class Printer {
                                        : fmt::format("{} > {}", v, Expr(f->end));
         if (f->unroll) Line(d, "#pragma unroll");
         Line(d, fmt::format("for ({} {} = {}; {}; {} += {}) {{", CType(f->var->type), v, Expr(f->begin), cond, v, Expr(f->step)));
-        Stmt(f->body, d + 1);
+        Scoped(f->body, d + 1);
         Line(d, "}");
         return;
       }
       case StmtKind::While: {
         auto* w = s->as<While>();
         Line(d, "while (" + Expr(w->cond) + ") {");
-        Stmt(w->body, d + 1);
+        Scoped(w->body, d + 1);
         Line(d, "}");
         return;
       }
@@ -337,24 +361,13 @@ class Printer {
             "asm volatile(\"{{\\n.reg .pred P1;\\nLAB_WAIT:\\nmbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\\n@P1 bra DONE;\\n"
             "bra LAB_WAIT;\\nDONE:\\n}}\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
             shared_addr(c.args[0]), Expr(c.args[1]));
-      case Intrinsic::WgmmaFence: return "asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");";
+      case Intrinsic::WgmmaFence:
+        return FenceAccumulators() + " asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::WgmmaCommit: return "asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::FenceProxyAsync: return "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");";
-      case Intrinsic::WgmmaWait: {
-        // The accumulators pass through an empty asm after the wait, so
-        // that no read of them moves above it (CUTLASS's
-        // warpgroup_fence_operand).
-        std::string out = fmt::format("asm volatile(\"wgmma.wait_group.sync.aligned {};\\n\" ::: \"memory\");",
-                                      *AsConstInt(c.args[0]));
-        for (const ir::Buffer* acc : ir::WgmmaAccumulators(*fn_)) {
-          bool param = std::any_of(fn_->params.begin(), fn_->params.end(),
-                                   [&](const ir::Param& p) { return p.buffer.get() == acc; });
-          if (!param && !buffer_names_.count(acc)) continue;  // declared further on
-          out += fmt::format(" for (int tmc_i = 0; tmc_i < {}; ++tmc_i) asm volatile(\"\" : \"+f\"({}[tmc_i]) :: \"memory\");",
-                             AllocatedElements(*acc), BufName(*acc));
-        }
-        return out;
-      }
+      case Intrinsic::WgmmaWait:
+        return fmt::format("asm volatile(\"wgmma.wait_group.sync.aligned {};\\n\" ::: \"memory\");", *AsConstInt(c.args[0])) +
+               FenceAccumulators();
       case Intrinsic::CpAsyncCommit: return "asm volatile(\"cp.async.commit_group;\\n\" ::);";
       case Intrinsic::CpAsyncWait:
         return fmt::format("asm volatile(\"cp.async.wait_group {};\\n\" ::);", *AsConstInt(c.args[0]));
@@ -613,6 +626,7 @@ class Printer {
   bool minmax_helpers_ = false;
   std::map<const Buffer*, std::string> buffer_names_;  // declared in this function (BufName)
   std::map<std::string, int> declared_;                // declarations per source name
+  std::vector<const ir::Buffer*> visible_;             // register arrays in scope, innermost last
 };
 
 }  // namespace

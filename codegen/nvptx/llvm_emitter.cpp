@@ -894,10 +894,13 @@ class Emitter {
       case I::AtomicCas: return Atomic(c, args);
       case I::MmaM16N8K16: return Mma(*c);
       case I::Wgmma: return Wgmma(*c);
-      case I::WgmmaFence: return AsyncFence("wgmma.fence.sync.aligned;");
-      case I::WgmmaCommit: return AsyncFence("wgmma.commit_group.sync.aligned;");
+      case I::WgmmaFence: return WgmmaSync(TMC_CPU_WGMMA_FENCE, 0, "wgmma.fence.sync.aligned;");
+      case I::WgmmaCommit: return WgmmaSync(TMC_CPU_WGMMA_COMMIT, 0, "wgmma.commit_group.sync.aligned;");
       case I::FenceProxyAsync: return AsyncFence("fence.proxy.async.shared::cta;");
-      case I::WgmmaWait: return WgmmaWait(*AsConstInt(c->args[0]));
+      case I::WgmmaWait: {
+        int64_t n = *AsConstInt(c->args[0]);
+        return WgmmaSync(TMC_CPU_WGMMA_WAIT, n, fmt::format("wgmma.wait_group.sync.aligned {};", n));
+      }
       case I::MbarrierInit:
       case I::MbarrierArrive:
       case I::MbarrierArriveExpectTx:
@@ -1184,8 +1187,7 @@ class Emitter {
     return b_.getInt32(0);
   }
 
-  // A warpgroup fence or commit (PTX only; the CPU executor runs wgmma at
-  // once, so nothing is pending there).
+  // fence.proxy.async (PTX only: the CPU executor has one proxy).
   llvm::Value* AsyncFence(const char* text) {
     if (o_.host) return b_.getInt32(0);
     auto* type = llvm::FunctionType::get(b_.getVoidTy(), false);
@@ -1193,11 +1195,33 @@ class Emitter {
     return b_.getInt32(0);
   }
 
-  // wgmma.wait_group N. The accumulators of the function's wgmma calls pass
-  // through it ("+f"), so that no read of them is scheduled before the
-  // wait (CUTLASS's warpgroup_fence_operand does the same).
-  llvm::Value* WgmmaWait(int64_t pending) {
-    if (o_.host) return b_.getInt32(0);
+  // wgmma.fence, wgmma.commit_group, wgmma.wait_group N. The accumulators of
+  // the function's wgmma calls pass through the fence and the wait ("+f"),
+  // so that no write of them is scheduled between the fence and a wgmma,
+  // and no read before the wait (CUTLASS's warpgroup_fence_operand before
+  // warpgroup_arrive and after warpgroup_wait). On the host: the executor's
+  // warp rendezvous and, for the wait, the race check of the reads of the
+  // groups it completes.
+  llvm::Value* WgmmaSync(int op, int64_t pending, const std::string& text) {
+    if (o_.host) {
+      llvm::Type* i32 = b_.getInt32Ty();
+      b_.CreateCall(Runtime("tmc_cpu_wgmma_sync", b_.getVoidTy(), {b_.getPtrTy(), i32, i32, i32}),
+                    {thread_, b_.getInt32(static_cast<uint32_t>(op)), b_.getInt32(static_cast<uint32_t>(pending)),
+                     b_.getInt32(static_cast<uint32_t>(Site()))});
+      return b_.getInt32(0);
+    }
+    if (op == TMC_CPU_WGMMA_COMMIT) return AsyncFence(text.c_str());
+    if (op == TMC_CPU_WGMMA_FENCE) {
+      PassAccumulatorsThrough("");
+      return AsyncFence(text.c_str());
+    }
+    PassAccumulatorsThrough(text);
+    return b_.getInt32(0);
+  }
+
+  // An inline asm `text` (may be empty) that takes every wgmma accumulator
+  // register of the function in and out ("+f").
+  void PassAccumulatorsThrough(const std::string& text) {
     std::vector<llvm::Value*> slots;
     for (const Buffer* acc : wgmma_accumulators_) {
       auto it = buffers_.find(acc);
@@ -1218,12 +1242,11 @@ class Emitter {
     llvm::Type* result = slots.empty()    ? static_cast<llvm::Type*>(b_.getVoidTy())
                          : slots.size() == 1 ? static_cast<llvm::Type*>(b_.getFloatTy())
                                              : llvm::StructType::get(ctx_, params);
+    if (slots.empty() && text.empty()) return;
     auto* type = llvm::FunctionType::get(result, params, false);
-    std::string text = fmt::format("wgmma.wait_group.sync.aligned {};", pending);
     llvm::Value* r = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints, /*hasSideEffects=*/true), operands);
     for (size_t i = 0; i < slots.size(); ++i)
       b_.CreateStore(slots.size() == 1 ? r : b_.CreateExtractValue(r, static_cast<unsigned>(i)), slots[i]);
-    return b_.getInt32(0);
   }
 
   // Operands that are Loads standing for an address (copy source and

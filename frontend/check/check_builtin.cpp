@@ -672,6 +672,11 @@ ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
       ok = false;
       continue;
     }
+    if (a.type->IsTensor() && a.type->mbarrier) {  // its words are not data
+      diags_.Report(e->args[i]->range, DiagKind::MbarrierElementUse, ast::PrintExpr(e->args[i]));
+      ok = false;
+      continue;
+    }
     if (!a.type->IsTensor() || a.type->scalar != want.elem || a.type->Rank() != want.dims.size()) {
       diags_.Report(e->args[i]->range, DiagKind::IncompatibleTypes, "argument", a.type->ToString(),
                     fmt::format("{}[{} dims]", ScalarName(want.elem), want.dims.size()));

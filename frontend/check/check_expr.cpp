@@ -373,7 +373,7 @@ ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
     }
   }
   if (!ok) return ErrorInfo();
-  if (t->mbarrier && !mbarrier_operand_) {
+  if (t->mbarrier && e != mbarrier_operand_) {
     diags_.Report(e->range, DiagKind::MbarrierElementUse, name);
     return ErrorInfo();
   }

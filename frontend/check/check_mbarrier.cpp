@@ -9,9 +9,9 @@ namespace tmc::sema {
 ExprInfo Checker::CheckMbarrierCall(ast::CallExpr* e, const std::string& name) {
   ExprInfo void_info{types_.Void(), std::nullopt, false, nullptr};
   // Argument 1: one mbarrier, `bar[i]` (all indices).
-  mbarrier_operand_ = true;
+  mbarrier_operand_ = e->args[0];
   ExprInfo bar = CheckExpr(e->args[0]);
-  mbarrier_operand_ = false;
+  mbarrier_operand_ = nullptr;
   bool ok = !bar.IsError();
   if (ok && (!ast::dyn_cast<ast::IndexExpr>(e->args[0]) || !bar.lvalue_root || !bar.lvalue_root->type->mbarrier ||
              bar.type->IsTensor())) {

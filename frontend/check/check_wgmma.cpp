@@ -93,6 +93,10 @@ ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
     return ErrorInfo();
   }
   int64_t rows = d->dims[0].value, cols = d->dims[1].value;
+  if (cols > 256 && cols % 256 != 0) {
+    diags_.Report(e->args[0]->range, DiagKind::WgmmaWidth, cols);
+    return ErrorInfo();
+  }
   int64_t n = cols <= 256 ? cols : 256;
   std::optional<std::vector<FragmentPiece>> pieces;
   if (n % 8 == 0 && cols % n == 0 && d->distributed_by) pieces = SplitIntoFragments(*d->distributed_by, WgmmaD(n));

@@ -256,7 +256,7 @@ class Checker {
   ExprInfo CheckTensorCoreCall(ast::CallExpr* e, const std::string& name);
   ExprInfo CheckWgmmaCall(ast::CallExpr* e, const std::string& name);  // check_wgmma.cpp
   ExprInfo CheckMbarrierCall(ast::CallExpr* e, const std::string& name);  // check_mbarrier.cpp
-  bool mbarrier_operand_ = false;  // checking an mbarrier built-in's barrier operand
+  const ast::Expr* mbarrier_operand_ = nullptr;  // the barrier operand of the mbarrier built-in being checked
   // What a fragment operand of mma or ldmatrix must be made of.
   struct FragmentKind {
     TaskMapping layout;             // one hardware fragment (ldmatrix: its plain layout)

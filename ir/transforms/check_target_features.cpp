@@ -20,9 +20,16 @@ class FindHopper : public Visitor {
     if (IsHopperIntrinsic(c->intrinsic) && reported_.insert(c->intrinsic).second) {
       std::string_view name = c->intrinsic == Intrinsic::Wgmma ? "wgmma" : IntrinsicName(c->intrinsic);
       SourceRange at = c->loc.IsValid() ? c->loc : at_;
-      // The target: once per function (its first such instruction).
-      if (ctx_.ArchName() != "sm_90a" && !arch_reported_) ctx_.diags->Report(at, DiagKind::HopperOnly, name, ctx_.ArchName());
-      arch_reported_ = true;
+      // The target, once per function (its first such instruction): wgmma
+      // and its fences exist on sm_90a only; mbarriers (try_wait, expect_tx)
+      // and fence.proxy.async from sm_90 on.
+      bool wgmma_family = c->intrinsic == Intrinsic::Wgmma || c->intrinsic == Intrinsic::WgmmaFence ||
+                          c->intrinsic == Intrinsic::WgmmaCommit || c->intrinsic == Intrinsic::WgmmaWait;
+      bool supported = wgmma_family ? ctx_.ArchName() == "sm_90a" : ctx_.sm_arch >= 90;
+      if (!supported && !arch_reported_)
+        ctx_.diags->Report(at, DiagKind::HopperOnly, name, wgmma_family ? "--arch=sm_90a" : "--arch=sm_90 or sm_90a",
+                           ctx_.ArchName());
+      arch_reported_ = arch_reported_ || !supported;
       // wgmma is issued by the 128 threads of a warpgroup together.
       if (c->intrinsic == Intrinsic::Wgmma && fn_.kind == Function::Kind::Kernel && fn_.Threads() % 128 != 0)
         ctx_.diags->Report(at, DiagKind::WgmmaPartialWarpgroup, fn_.name, fn_.Threads());

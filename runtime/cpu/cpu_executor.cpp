@@ -155,6 +155,9 @@ struct Shadow {
   int32_t pending = -1, pending_site = -1;  // the thread and site of an in-flight cp_async
   // The accessing threads' clocks (mbarrier ordering within the interval).
   int32_t writer_clock = 0, reader_clock = 0, reader2_clock = 0;
+  // wgmmas issued but not yet waited for that read the element (across
+  // barriers: only the issuing thread's wgmma_wait ends the read).
+  int32_t async_reads = 0, async_reader = -1, async_site = -1;
   uint8_t grid_noted = 0;  // global elements: the GridAccess kinds this block told the grid shadow (bits)
 };
 
@@ -166,6 +169,15 @@ struct AsyncCopy {
   uint8_t data[16];
   int32_t bytes, elem_bytes, group, site, dst_buffer;
   int64_t dst_offset;
+};
+
+// A shared-memory read of an issued wgmma, checked for races when the
+// wgmma_wait that completes its group comes: the hardware may read until
+// then.
+struct WgmmaRead {
+  const char* addr;
+  int32_t buffer, site, group;
+  int64_t offset;
 };
 
 struct Fiber {
@@ -187,6 +199,8 @@ struct Fiber {
   int64_t clock_epoch = -1;
   std::vector<int32_t> known;
   int64_t known_epoch = -1;
+  std::vector<WgmmaRead> wgmma_reads;  // --check-races: reads of wgmmas not yet waited for
+  int32_t wgmma_groups = 0;            // wgmma_commit calls so far
 };
 
 // An mbarrier of the block, by its shared-memory offset: the arrivals and
@@ -198,9 +212,14 @@ struct Mbarrier {
   int32_t phase = 0;
   int32_t buffer = -1;
   int64_t index = 0;
-  std::vector<std::pair<int32_t, int32_t>> arrivals, completed;
-  int64_t arrivals_epoch = -1, completed_epoch = -1;
+  // Per thread, the clock up to which its accesses happened before the
+  // arrivals of the current phase (`joined`) and of the last completed one
+  // (`completed`): the arriving threads' own clocks joined with what they
+  // had learnt themselves (a vector clock, so the order is transitive).
+  std::vector<int32_t> joined, completed;
+  int64_t joined_epoch = -1, completed_epoch = -1;
 };
+
 
 struct Warp {
   int phase = 0;
@@ -413,6 +432,8 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
     f.copies.clear();
     f.committed = 0;
     f.wait_bar = -1;
+    f.wgmma_reads.clear();
+    f.wgmma_groups = 0;
     f.clock = 0;
     f.clock_epoch = f.known_epoch = -1;
     tmc_cpu_thread& t = f.t;
@@ -486,6 +507,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
         if (j != i && (o.state == State::AtBarrier || o.state == State::AtWarp)) {
           d.other_thread = j;
           d.other_site = o.site;
+          d.why = o.state == State::AtBarrier ? CpuFinding::Why::AtBarrier : CpuFinding::Why::OtherSite;
         }
       }
       Record(d);
@@ -682,6 +704,9 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     fresh.pending = s.pending;
     fresh.pending_site = s.pending_site;
     fresh.grid_noted = s.grid_noted;
+    fresh.async_reads = s.async_reads;
+    fresh.async_reader = s.async_reader;
+    fresh.async_site = s.async_site;
     s = fresh;
   }
   uint8_t bit = static_cast<uint8_t>(1u << static_cast<int>(access));
@@ -708,6 +733,8 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
   auto other = [&](int32_t t, int32_t c) { return t >= 0 && t != me && !Ordered(me, t, c); };
   if (s.pending >= 0) {
     race(s.pending, s.pending_site, true, false, true);
+  } else if (access != GridAccess::Read && s.async_reads > 0) {
+    race(s.async_reader, s.async_site, false, false, false);  // a wgmma still reads it
   } else if (other(s.writer, s.writer_clock)) {
     race(s.writer, s.writer_site, true, false, false);
   } else if (is_write) {
@@ -857,9 +884,16 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc
   // warpgroup holds, in register i, row 16w + g + 8 * ((i % 4) / 2) and
   // column 8 * (i / 4) + 2q + i % 2. Each reads the operand elements it
   // needs through the descriptors, as the hardware would.
+  RequireFullWarp(t, site);
+  {  // .sync.aligned: the warp's lanes meet here
+    Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
+    Current().phase = w.phase;
+    Park(State::AtWarp, site);
+  }
   int32_t lane = t->linear_tid % 32, warp = (t->linear_tid % 128) / 32;
   int32_t g = lane / 4, q = lane % 4;
   bool bad = false;
+  Fiber& me = Current();
   auto element = [&](uint64_t desc, bool mn_major, int64_t mn, int64_t k, int32_t buffer, int64_t base) -> float {
     int64_t addr = WgmmaElementAddress(desc, mn_major, mn, k);
     if (addr < 0 || addr + 2 > g_block->shared_bytes) {
@@ -876,7 +910,15 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc
       return 0.0f;
     }
     const char* p = t->shared + addr;
-    if (g_block->check_races) CheckRace(t->linear_tid, p, buffer, (addr - base) / 2, GridAccess::Read, false, site);
+    // The hardware reads until the wait that completes this wgmma's group:
+    // the read is checked for races there.
+    if (g_block->check_races) {
+      me.wgmma_reads.push_back(WgmmaRead{p, buffer, site, me.wgmma_groups, (addr - base) / 2});
+      Shadow& sh = g_block->shadow[reinterpret_cast<uintptr_t>(p)];
+      ++sh.async_reads;
+      sh.async_reader = t->linear_tid;
+      sh.async_site = site;
+    }
     uint16_t x;
     std::memcpy(&x, p, sizeof x);
     return bf16 ? Bf16ToFloat(x) : HalfToFloat(x);
@@ -898,6 +940,15 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
   Block& b = *g_block;
   Fiber& me = Current();
   int64_t key = static_cast<char*>(bar) - t->shared;
+  // The barrier's word itself: an init writes it, arrivals update it
+  // atomically, waits read it, so an init that nothing orders before the
+  // other threads' uses (a missing sync) is a race.
+  if (b.check_races)
+    CheckRace(t->linear_tid, bar, buffer, index,
+              op == TMC_CPU_MBARRIER_INIT ? GridAccess::Write
+              : op == TMC_CPU_MBARRIER_WAIT ? GridAccess::Read
+                                            : GridAccess::Atomic,
+              false, site);
   if (op == TMC_CPU_MBARRIER_INIT) {
     Mbarrier& m = b.mbarriers[key];
     m = Mbarrier{};
@@ -918,22 +969,27 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
     Park(State::Done, site);  // never resumes
   }
   Mbarrier& m = it->second;
+  size_t threads = b.fibers.size();
   if (op != TMC_CPU_MBARRIER_WAIT) {
     if (op == TMC_CPU_MBARRIER_ARRIVE_EXPECT_TX) m.tx += value;
-    if (m.arrivals_epoch != b.epoch) {
-      m.arrivals.clear();
-      m.arrivals_epoch = b.epoch;
+    if (m.joined_epoch != b.epoch) {
+      m.joined.assign(threads, -1);
+      m.joined_epoch = b.epoch;
     }
-    // What this thread did so far is ordered before whoever waits for the
-    // phase; what it does next is not.
+    // What this thread did so far, and what it knew to have happened
+    // before, is ordered before whoever waits for the phase; what it does
+    // next is not.
     int32_t& clock = ClockOf(me);
-    m.arrivals.emplace_back(t->linear_tid, clock);
+    int32_t& own = m.joined[static_cast<size_t>(t->linear_tid)];
+    own = std::max(own, clock);
+    if (me.known_epoch == b.epoch)
+      for (size_t u = 0; u < threads; ++u) m.joined[u] = std::max(m.joined[u], me.known[u]);
     ++clock;
     if (--m.pending <= 0 && m.tx == 0) {
       m.phase ^= 1;
-      m.completed.swap(m.arrivals);
-      m.completed_epoch = m.arrivals_epoch;
-      m.arrivals.clear();
+      m.completed.swap(m.joined);
+      m.completed_epoch = m.joined_epoch;
+      m.joined_epoch = -1;
       m.pending = m.expected;
     }
     return;
@@ -948,12 +1004,39 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
   // this thread's next ones.
   if (m.completed_epoch == b.epoch) {
     if (me.known_epoch != b.epoch) {
-      me.known.assign(b.fibers.size(), -1);
+      me.known.assign(threads, -1);
       me.known_epoch = b.epoch;
     }
-    for (const auto& [u, c] : m.completed)
-      me.known[static_cast<size_t>(u)] = std::max(me.known[static_cast<size_t>(u)], c);
+    for (size_t u = 0; u < threads; ++u) me.known[u] = std::max(me.known[u], m.completed[u]);
   }
+}
+
+void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t site) {
+  using namespace tmc::runtime;
+  // wgmma.fence / commit_group / wait_group are .sync.aligned: every lane
+  // of the warp takes part, at the same instruction.
+  RequireFullWarp(t, site);
+  Fiber& me = Current();
+  Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
+  me.phase = w.phase;
+  Park(State::AtWarp, site);
+  if (op == TMC_CPU_WGMMA_COMMIT) ++me.wgmma_groups;
+  if (op != TMC_CPU_WGMMA_WAIT || me.wgmma_reads.empty()) return;
+  // The groups that complete: all but the `pending` most recent committed.
+  int32_t done_below = me.wgmma_groups - std::max(pending, 0);
+  std::vector<WgmmaRead> still;
+  std::vector<WgmmaRead> reads;
+  reads.swap(me.wgmma_reads);
+  for (const WgmmaRead& r : reads) {
+    if (r.group >= done_below) {
+      still.push_back(r);
+      continue;
+    }
+    Shadow& sh = g_block->shadow[reinterpret_cast<uintptr_t>(r.addr)];
+    if (sh.async_reads > 0) --sh.async_reads;
+    CheckRace(t->linear_tid, r.addr, r.buffer, r.offset, GridAccess::Read, false, r.site);
+  }
+  me.wgmma_reads.swap(still);
 }
 
 void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,

@@ -5,12 +5,13 @@
 // RUN: not %tmc run %s --arch=sm_90a --kernel early_read --shape N=256 --check-races 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not %tmc run %s --arch=sm_90a --kernel one_too_many --shape N=256 2>&1 | FileCheck %s --check-prefix=DEADLOCK
 // RUN: not %tmc run %s --arch=sm_90a --kernel no_init --shape N=256 2>&1 | FileCheck %s --check-prefix=UNINIT
-// mbarriers are Hopper instructions here (sm_90a).
+// mbarriers are Hopper instructions here (sm_90 and sm_90a).
 // RUN: not %tmc %s --arch=sm_80 2>&1 | FileCheck %s --check-prefix=ARCH
-// ARCH: fault_mbarrier.tm:21:{{[0-9]+}}: error: 'mbarrier_init' needs --arch=sm_90a
-// RACE: fault_mbarrier.tm:29:13: error: data race on 'buf' element {{[0-9]+}} in kernel 'early_read': a read by thread {{[0-9]+}} and a write by thread {{[0-9]+}}
-// DEADLOCK: fault_mbarrier.tm:47:5: error: kernel 'one_too_many' deadlocks: thread 128 of block (0, 0, 0) waits on mbarrier 'full'[0] for its phase of parity 0 to complete, but no thread is left to complete it (1 arrival missing)
-// UNINIT: fault_mbarrier.tm:59:5: error: mbarrier 'full'[0] is used before mbarrier_init in kernel 'no_init' (thread 0 of block (0, 0, 0))
+// RUN: %tmc %s --arch=sm_90 --emit=ptx | %ptxas-verify sm_90
+// ARCH: fault_mbarrier.tm:22:{{[0-9]+}}: error: 'mbarrier_init' needs --arch=sm_90 or sm_90a
+// RACE: fault_mbarrier.tm:30:13: error: data race on 'buf' element {{[0-9]+}} in kernel 'early_read': a read by thread {{[0-9]+}} and a write by thread {{[0-9]+}}
+// DEADLOCK: fault_mbarrier.tm:48:5: error: kernel 'one_too_many' deadlocks: thread 128 of block (0, 0, 0) waits on mbarrier 'full'[0] for its phase of parity 0 to complete, but no thread is left to complete it (1 arrival missing)
+// UNINIT: fault_mbarrier.tm:60:5: error: mbarrier 'full'[0] is used before mbarrier_init in kernel 'no_init' (thread 0 of block (0, 0, 0))
 
 op twice(X: f32[N]) -> f32[N] { out[i] = X[i] * 2.0; }
 
@@ -61,4 +62,17 @@ kernel no_init(X: f32[N], Y: f32[N]) implements twice grid(cdiv(N, 128)) block(2
     mbarrier_wait(full[0], 0);
     if (i < N) { Y[i] = buf[t] * 2.0; }
   }
+}
+
+// The barrier is initialised and used in the same barrier interval: no
+// sync orders the init before the other threads' arrivals.
+// RUN: not %tmc run %s --arch=sm_90a --kernel init_race --shape N=256 --check-races 2>&1 | FileCheck %s --check-prefix=INIT
+// INIT: error: data race on 'full' element 0 in kernel 'init_race': an atomic update by thread {{[0-9]+}} and a write by thread 0
+kernel init_race(X: f32[N], Y: f32[N]) implements twice grid(cdiv(N, 128)) block(128) {
+  shared full: mbarrier[1];
+  if (threadIdx.x == 0) { mbarrier_init(full[0], 128); }
+  mbarrier_arrive(full[0]);
+  mbarrier_wait(full[0], 0);
+  let i = blockIdx.x * 128 + threadIdx.x;
+  if (i < N) { Y[i] = X[i] * 2.0; }
 }

@@ -15,6 +15,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_ldmatrix", reinterpret_cast<void*>(&tmc_cpu_ldmatrix)},
           {"tmc_cpu_wgmma", reinterpret_cast<void*>(&tmc_cpu_wgmma)},
           {"tmc_cpu_mbarrier", reinterpret_cast<void*>(&tmc_cpu_mbarrier)},
+          {"tmc_cpu_wgmma_sync", reinterpret_cast<void*>(&tmc_cpu_wgmma_sync)},
           {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
           {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
@@ -125,7 +126,10 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
         if (f.address != 0) missing += fmt::format(" and {} transaction bytes", f.address);
         auto d = diags.Report(site(f.site), DiagKind::RunMbarrierDeadlock, fn->name, f.thread, f.block[0], f.block[1],
                               f.block[2], buffer(f.buffer), f.offset, f.bits, missing);
-        if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteWaitsAtBarrier, f.other_thread);
+        if (f.other_site >= 0)
+          d.Note(site(f.other_site),
+                 f.why == runtime::CpuFinding::Why::AtBarrier ? DiagKind::NoteWaitsAtBarrier : DiagKind::NoteWaitsAtWarpOp,
+                 f.other_thread);
         break;
       }
       case runtime::CpuFinding::Kind::MbarrierUninitialized:

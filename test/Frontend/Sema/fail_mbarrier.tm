@@ -13,6 +13,12 @@ kernel k(X: f32[N]) block(128) {
   mbarrier_arrive(s[0]);  // expected-error {{argument 1 of 'mbarrier_arrive' must be an element of a shared mbarrier array, got 'f32'}}
   mbarrier_wait(bar[0], 1.5);  // expected-error {{implicit conversion from 'f32' to 'i32' may lose information}}
   mbarrier_arrive_expect_tx(bar[1], 4096);
+  shared idx: mbarrier[1];
+  mbarrier_arrive(bar[idx[0]]);  // expected-error {{'idx' is an array of mbarriers}}
+  peek(bar);  // expected-error {{'bar' is an array of mbarriers}}
+}
+
+func peek(b: shared u64[N]) {
 }
 
 kernel param(B: mbarrier[2]) block(32) {  // expected-error {{mbarriers are declared as a shared array in a kernel body}}
