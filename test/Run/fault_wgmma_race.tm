@@ -11,9 +11,9 @@
 // ASYNC: error: data race on 'sa' element {{[0-9]+}} in kernel 'mm_early_refill': a write by thread {{[0-9]+}} and a read by thread {{[0-9]+}}
 // ASYNC: note: the read by thread
 // ASYNC-NEXT: wgmma(acc, sa, sb, k0 > 0);
-// CHECK: fault_wgmma_race.tm:42:5: error: data race on 'sa' element {{[0-9]+}} in kernel 'mm_racy': a read by thread {{[0-9]+}} and a write by thread {{[0-9]+}} of block (0, 0, 0) between the same barriers
+// CHECK: fault_wgmma_race.tm:44:5: error: data race on 'sa' element {{[0-9]+}} in kernel 'mm_racy': a read by thread {{[0-9]+}} and a write by thread {{[0-9]+}} of block (0, 0, 0) between the same barriers
 // CHECK-NEXT: wgmma(acc, sa, sb, k0 > 0);
-// CHECK: fault_wgmma_race.tm:33:7: note: the write by thread
+// CHECK: fault_wgmma_race.tm:35:7: note: the write by thread
 
 import std.wgmma;
 
