@@ -291,6 +291,16 @@ def build_cases(small, attention_kernels):
         [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
         torch_fn=lambda t, a, b: a @ b, flops=2 * n ** 3, rate="bf16",
         no_compile="default mode calls the same cuBLAS kernel as eager"))
+    # Hopper's warpgroup MMA (std.hopper: wgmma over 128-byte-swizzled
+    # tiles staged by cp_async), tuned over BN and STAGES; the goal of issue
+    # 14 is 1.0x cuBLAS at 8192^3 bf16 (with TMA and warp specialization).
+    for n in MM:
+        cases.append(Case(
+            f"matmul bf16 {n}^3 f32 out (wgmma)", "hopper", [KernelUse("matmul_wgmma", {"T": "bf16"}, tune=True)],
+            [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
+            torch_fn=lambda t, a, b: a @ b, triton_fn=lambda tp, a, b: tp.matmul(a, b),
+            flops=2 * n ** 3, rate="bf16",
+            no_compile="default mode calls the same cuBLAS kernel as eager"))
     bs, bn = (16, 2048) if not small else (2, 64)
     cases.append(Case(
         f"bmm bf16 {bs}x{bn}^3", "matmul", [KernelUse("bmm_tc", {"T": "bf16", "BM": 128}, tune=True)],

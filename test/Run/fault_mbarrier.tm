@@ -76,3 +76,21 @@ kernel init_race(X: f32[N], Y: f32[N]) implements twice grid(cdiv(N, 128)) block
   let i = blockIdx.x * 128 + threadIdx.x;
   if (i < N) { Y[i] = X[i] * 2.0; }
 }
+
+// Half a warp waits on a barrier no one arrives at while the other half
+// waits at a shuffle, which needs the whole warp: a deadlock, reported at
+// the wait with a note at the warp operation.
+// RUN: not %tmc run %s --arch=sm_90a --kernel half_warp --shape N=64 2>&1 | FileCheck %s --check-prefix=HALF
+// HALF: error: kernel 'half_warp' deadlocks: thread 0 of block (0, 0, 0) waits on mbarrier 'full'[0] for its phase of parity 0 to complete, but no thread is left to complete it (32 arrivals missing)
+// HALF: note: while thread 16 waits at this warp operation
+// HALF-NEXT: else { v = shfl_xor(v, 1); }
+kernel half_warp(X: f32[N], Y: f32[N]) implements twice grid(cdiv(N, 32)) block(32) {
+  shared full: mbarrier[1];
+  if (threadIdx.x == 0) { mbarrier_init(full[0], 32); }
+  sync;
+  var v: f32 = 0.0;
+  let i = blockIdx.x * 32 + threadIdx.x;
+  if (threadIdx.x < 16) { mbarrier_wait(full[0], 0); }
+  else { v = shfl_xor(v, 1); }
+  if (i < N) { Y[i] = X[i] * 2.0 + v; }
+}
