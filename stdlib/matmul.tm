@@ -17,11 +17,8 @@
 // (matmul_tc_t), and batches (bmm_tc, a block's batch is blockIdx.z).
 
 import std.mma;  // mma_a, mma_b, mma_c
-import std.nn;   // op matmul
+import std.nn;   // ops matmul, matmul_acc
 
-op matmul_acc<T>(A: T[M, K], B: T[K, N]) -> f32[M, N] {
-  out[i, j] = sum(k < K) f32(A[i, k]) * f32(B[k, j]);
-}
 op bmm_acc<T>(A: T[BS, M, K], B: T[BS, K, N]) -> f32[BS, M, N] {
   out[b, i, j] = sum(k < K) f32(A[b, i, k]) * f32(B[b, k, j]);
 }

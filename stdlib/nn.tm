@@ -32,6 +32,12 @@ op transpose<T>(X: T[R, C]) -> T[C, R] {
   out[i, j] = X[j, i];
 }
 
+// f32 accumulation and result, whatever T (the tensor-core kernels of
+// std.matmul and std.hopper implement it).
+op matmul_acc<T>(A: T[M, K], B: T[K, N]) -> f32[M, N] {
+  out[i, j] = sum(k < K) f32(A[i, k]) * f32(B[k, j]);
+}
+
 op matmul_f16(A: f16[M, K], B: f16[K, N]) -> f32[M, N] {
   out[i, j] = sum(k < K) f32(A[i, k]) * f32(B[k, j]);
 }

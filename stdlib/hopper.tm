@@ -1,4 +1,4 @@
-// Hopper warpgroup-MMA matmul (--arch=sm_90a): f16 or bf16 inputs, f32
+// std.hopper: kernels for Hopper (--arch=sm_90a). matmul_wgmma: f16 or bf16 inputs, f32
 // accumulation, wgmma.mma_async m64nNk16 with both operands in shared
 // memory. A block of two warpgroups (256 threads) computes a 128 x BN tile
 // of C; warpgroup g owns rows 64g .. 64g + 63, a 64 x BN accumulator of
@@ -10,11 +10,8 @@
 // wgmma's matrix descriptors from these layouts; the CPU executor (tmc
 // run --arch=sm_90a) reads the tiles through the same descriptors.
 
+import std.nn;     // op matmul_acc
 import std.wgmma;  // wgmma_c
-
-op matmul_acc<T>(A: T[M, K], B: T[K, N]) -> f32[M, N] {
-  out[i, j] = sum(k < K) f32(A[i, k]) * f32(B[k, j]);
-}
 
 kernel matmul_wgmma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128, STAGES: int in [2, 3, 4] = 3>(
     A: T[M, K], B: T[K, N], C: f32[M, N])
