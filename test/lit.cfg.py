@@ -39,6 +39,7 @@ config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%examples", os.path.join(config.tmc_source_dir, "examples")))
 config.substitutions.append(("%stdlib", os.path.join(config.tmc_source_dir, "stdlib")))
+config.substitutions.append(("%source-root", config.tmc_source_dir))
 # The build tree (cmake --install of it, the runtime's libraries) and the
 # runtime's headers, for the deployment tests.
 config.substitutions.append(("%build-root", config.tmc_build_root))
