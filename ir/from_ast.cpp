@@ -468,7 +468,9 @@ class Lowering {
   // next (the [G, ...] stride), SBO = 8 rows. A fragment's first element
   // sits at a row multiple of 8 and a column multiple of 8 of the tile, so
   // its (swizzled) address is the descriptor's start as it is.
-  Expr WgmmaTiles(const ast::CallExpr* c) {
+  // wgmma_t: B given transposed, bt [N, K] K-major like A (its descriptor
+  // built alike, imm-trans-b 0).
+  Expr WgmmaTiles(const ast::CallExpr* c, bool transposed) {
     const ScalarKind kVoid = ScalarKind::I32;
     const sema::Type* dt = c->args[0]->type;
     int64_t cols = dt->dims[1].value, n = cols <= 256 ? cols : 256;
@@ -485,7 +487,7 @@ class Lowering {
     };
     int64_t a_span = at->dims[1].value * elem;
     int64_t a_bits = bits(16, 8 * a_span, mode(a_span));
-    int64_t b_bits = bits(b_rows * span, 8 * span, mode(span));
+    int64_t b_bits = transposed ? bits(16, 8 * span, mode(span)) : bits(b_rows * span, 8 * span, mode(span));
     Expr accumulate = c->args.size() == 4 ? Value(c->args[3]) : IntImm::Make(ScalarKind::Bool, 1);
     if (!accumulate->as<IntImm>() && !accumulate->as<VarRef>()) {
       VarPtr var = NewVar(*fn_, "wgmma_acc", ScalarKind::Bool);
@@ -497,11 +499,13 @@ class Lowering {
     for (int64_t k = 0; k < k_extent; k += 16)
       for (const FragmentPiece& p : d.pieces) {
         Expr a_start = Load::Make(a.buffer, a.Full({i32(p.row), i32(k)}));
-        Expr b_start = bt->Rank() == 3 ? Load::Make(b.buffer, b.Full({i32(p.col / span_elems), i32(k), i32(p.col % span_elems)}))
-                                       : Load::Make(b.buffer, b.Full({i32(k), i32(p.col)}));
+        Expr b_start = transposed        ? Load::Make(b.buffer, b.Full({i32(p.col), i32(k)}))
+                       : bt->Rank() == 3 ? Load::Make(b.buffer, b.Full({i32(p.col / span_elems), i32(k), i32(p.col % span_elems)}))
+                                         : Load::Make(b.buffer, b.Full({i32(k), i32(p.col)}));
         calls.push_back(Call::Make(kVoid, Intrinsic::Wgmma,
                                    {RegisterAt(d, p.reg), a_start, b_start, k == 0 ? accumulate : IntImm::Make(ScalarKind::Bool, 1),
-                                    i32(n), IntImm::Make(ScalarKind::I64, a_bits), IntImm::Make(ScalarKind::I64, b_bits), i32(1)},
+                                    i32(n), IntImm::Make(ScalarKind::I64, a_bits), IntImm::Make(ScalarKind::I64, b_bits),
+                                    i32(transposed ? 0 : 1)},
                                    nullptr, {d.buffer}));
       }
     return EmitAllButLast(calls, c->range);
@@ -607,7 +611,7 @@ class Lowering {
       }
       return Call::Make(kVoid, Intrinsic::CpAsync, std::move(args));
     }
-    if (n == "wgmma") return WgmmaTiles(c);
+    if (n == "wgmma" || n == "wgmma_t") return WgmmaTiles(c, n == "wgmma_t");
     if (n == "mbarrier_init" || n == "mbarrier_arrive" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait") {
       Intrinsic which = n == "mbarrier_init"    ? Intrinsic::MbarrierInit
                         : n == "mbarrier_arrive" ? Intrinsic::MbarrierArrive

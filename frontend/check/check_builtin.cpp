@@ -44,7 +44,7 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "tile") return {Builtin::Tile, 5, 5, true};
   if (n == "cp_async_commit") return {Builtin::CpAsyncCommit, 0, 0, true};
   if (n == "cp_async_wait") return {Builtin::CpAsyncWait, 1, 1, true};
-  if (n == "wgmma") return {Builtin::Wgmma, 3, 4, true};
+  if (n == "wgmma" || n == "wgmma_t") return {Builtin::Wgmma, 3, 4, true};
   if (n == "mbarrier_arrive") return {Builtin::Mbarrier, 1, 1, true};
   if (n == "mbarrier_init" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait") return {Builtin::Mbarrier, 2, 2, true};
   if (n == "wgmma_wait") return {Builtin::Wgmma, 1, 1, true};

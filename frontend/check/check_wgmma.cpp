@@ -51,26 +51,30 @@ ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
     }
     return void_info;
   }
-  if (name != "wgmma") return void_info;  // wgmma_fence, wgmma_commit, fence_proxy_async
+  if (name != "wgmma" && name != "wgmma_t") return void_info;  // wgmma_fence, wgmma_commit, fence_proxy_async
 
-  // wgmma(d, a, b [, accumulate]): d = a * b (+ d), f16/bf16 in, f32 out.
+  // wgmma(d, a, b [, accumulate]): d = a * b (+ d), f16/bf16 in, f32 out;
+  // wgmma_t(d, a, bt [, accumulate]): d = a * btᵀ (+ d), bt [N, K] K-major.
+  bool transposed = name == "wgmma_t";
   bool ok = true;
   auto shared_tile = [&](size_t i) -> const Type* {
     ExprInfo info = CheckExpr(e->args[i]);
     if (info.IsError()) return nullptr;
     const Type* t = info.type;
     if (!t->IsTensor() || t->scope != MemScope::Shared || (t->scalar != ScalarKind::F16 && t->scalar != ScalarKind::BF16) ||
-        t->Rank() < 2 || t->Rank() > (i == 2 ? 3 : 2)) {
+        t->Rank() < 2 || t->Rank() > (i == 2 && !transposed ? 3 : 2)) {
       diags_.Report(e->args[i]->range, DiagKind::BuiltinArgType, i + 1, name,
-                    i == 1 ? "a shared f16 or bf16 matrix [M, K]" : "a shared f16 or bf16 matrix [K, N] (or [G, K, N / G])",
+                    i == 1        ? "a shared f16 or bf16 matrix [M, K]"
+                    : transposed ? "a shared f16 or bf16 matrix [N, K]"
+                                 : "a shared f16 or bf16 matrix [K, N] (or [G, K, N / G])",
                     t->ToString());
       return nullptr;
     }
     for (const Dim& d : t->dims)
       if (!d.is_const) return nullptr;  // shared dimensions are constants (checked at the declaration)
     if (SwizzleSpan(*t) == 0) {
-      diags_.Report(e->args[i]->range, DiagKind::WgmmaOperandLayout, i + 1, ast::PrintExpr(e->args[i]), LayoutText(*t),
-                    i == 1 ? "K" : "N");
+      diags_.Report(e->args[i]->range, DiagKind::WgmmaOperandLayout, i + 1, name, ast::PrintExpr(e->args[i]), LayoutText(*t),
+                    i == 1 || transposed ? "K" : "N");
       return nullptr;
     }
     return t;
@@ -114,6 +118,14 @@ ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
     return ErrorInfo();
   }
   int64_t a_rows = a->dims[0].value, k = a->dims[1].value;
+  if (transposed) {
+    int64_t bt_rows = b->dims[0].value, bt_k = b->dims[1].value;
+    if (a_rows != rows || bt_rows != cols || bt_k != k || k % 16 != 0) {
+      diags_.Report(e->range, DiagKind::WgmmaTShapes, rows, cols, a_rows, k, bt_rows, bt_k);
+      return ErrorInfo();
+    }
+    return void_info;
+  }
   int64_t b_rows = b->dims[b->Rank() - 2].value;
   int64_t b_cols = b->dims.back().value * (b->Rank() == 3 ? b->dims[0].value : 1);
   if (a_rows != rows || k != b_rows || b_cols != cols || k % 16 != 0) {

@@ -11,6 +11,9 @@
 // RUN: %tmc run %s --arch=sm_90a --kernel mm_wgmma --shape M=65,N=129,K=40 -D SW=2 --seed 4 | FileCheck %s --check-prefix=NUMERIC
 // RUN: %tmc run %s --arch=sm_90a --kernel mm_wgmma --shape M=64,N=64,K=17 -D SW=1 -D BN=64 -D T=bf16 | FileCheck %s --check-prefix=NUMERIC
 // RUN: %tmc run %s --arch=sm_90a --kernel mm_overwrite --shape M=70,N=33,K=100 --check-races | FileCheck %s --check-prefix=NUMERIC
+// B given transposed (wgmma_t: K-major, as for Q·Kᵀ), f16 and bf16.
+// RUN: %tmc run %s --arch=sm_90a --kernel mm_nt --shape M=70,N=100,K=130 --check-races | FileCheck %s --check-prefix=NUMERIC
+// RUN: %tmc run %s --arch=sm_90a --kernel mm_nt --shape M=128,N=64,K=64 -D T=bf16 --seed 6 | FileCheck %s --check-prefix=NUMERIC
 // RUN: %tmc %s --arch=sm_90a --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: %tmc %s --arch=sm_90a --emit=ptx | %ptxas-verify --no-spills --wgmma-clean sm_90a
 // RUN: %tmc %s --arch=sm_90a --emit=ptx -D BM=128 -D T=bf16 -D SW=1 | %ptxas-verify --no-spills --wgmma-clean sm_90a
@@ -25,6 +28,7 @@
 // PTX: wgmma.commit_group.sync.aligned;
 // PTX: wgmma.wait_group.sync.aligned 0;
 // PTX: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
 // CUDA: __shared__ __align__(1024) unsigned char tmc_shared
 // CUDA: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // CUDA: wgmma.wait_group.sync.aligned 0;
@@ -104,6 +108,41 @@ kernel mm_overwrite(A: f16[M, K], B: f16[K, N], C: f32[M, N])
   for (i, j) in repeat(1, 4) * wgmma_c on threadIdx.x {
     let gi = blockIdx.y * 64 + i;
     let gj = blockIdx.x * 32 + j;
+    if (gi < M && gj < N) { C[gi, gj] = acc[i, j]; }
+  }
+}
+
+op matmul_nt<T>(A: T[M, K], Bt: T[N, K]) -> f32[M, N] {
+  out[i, j] = sum(k < K) f32(A[i, k]) * f32(Bt[j, k]);
+}
+
+// C = A Btᵀ: both tiles K-major with 128-byte rows.
+kernel mm_nt<T: type in [f16, bf16] = f16>(A: T[M, K], Bt: T[N, K], C: f32[M, N])
+    implements matmul_nt
+    grid(cdiv(N, 64), cdiv(M, 64)) block(128)
+{
+  shared sa: T[64, 64] swizzle(3, 3, 3);
+  shared sbt: T[64, 64] swizzle(3, 3, 3);
+  register acc: f32[64, 64] by repeat(1, 8) * wgmma_c;
+  for k0 in range(cdiv(K, 64)) {
+    for (i, k) in repeat(32, 1) * spatial(2, 64) on threadIdx.x {
+      let gi = blockIdx.y * 64 + i;
+      let gj = blockIdx.x * 64 + i;
+      let gk = k0 * 64 + k;
+      sa[i, k] = (gi < M && gk < K) ? A[gi, gk] : T(0.0);
+      sbt[i, k] = (gj < N && gk < K) ? Bt[gj, gk] : T(0.0);
+    }
+    fence_proxy_async();
+    sync;
+    wgmma_fence();
+    wgmma_t(acc, sa, sbt, k0 > 0);
+    wgmma_commit();
+    wgmma_wait(0);
+    sync;
+  }
+  for (i, j) in repeat(1, 8) * wgmma_c on threadIdx.x {
+    let gi = blockIdx.y * 64 + i;
+    let gj = blockIdx.x * 64 + j;
     if (gi < M && gj < N) { C[gi, gj] = acc[i, j]; }
   }
 }

@@ -55,6 +55,8 @@ kernel shapes() block(128) {
   wgmma(acc64, sa, b16);  // expected-error {{arguments of 'wgmma' have incompatible types 'shared f16[64, 64]' and 'shared bf16[64, 64]'}}
   wgmma(acc64, short, sb);  // expected-error {{got d 64x64, a 64x16, b 64x64}}
   wgmma(acc64, sa, sb, 1.5);  // expected-error {{accumulate flag}}
+  shared bt: f16[32, 64] swizzle(3, 3, 3);
+  wgmma_t(acc64, sa, bt);  // expected-error {{wgmma_t needs d[M, N] = a[M, K] * bt[N, K] transposed, with K a multiple of 16; got d 64x64, a 64x64, bt 32x64}}
   register wide: f32[64, 320] by repeat(1, 40) * wgmma_c;
   wgmma(wide, sa, sb);  // expected-error {{wgmma computes at most 256 columns an instruction: an accumulator of 320 columns must be at most 256 wide or a multiple of 256}}
 }
