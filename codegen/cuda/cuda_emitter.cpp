@@ -171,7 +171,12 @@ class Printer {
   void Function(const ir::Function& fn) {
     buffer_names_.clear();
     declared_.clear();
+    // Parameters are in scope throughout (fragment parameters may be
+    // accumulators).
     visible_.clear();
+    for (const ir::Param& p : fn.params)
+      if (p.buffer) visible_.push_back(p.buffer.get());
+    wgmma_accumulators_ = ir::WgmmaAccumulators(fn);
     fn_ = &fn;
     out_ += "\n" + Signature(fn) + " {\n";
     if (fn.shared_bytes > 0) {
@@ -199,9 +204,8 @@ class Printer {
   // (CUTLASS's warpgroup_fence_operand).
   std::string FenceAccumulators() {
     std::string out;
-    for (const ir::Buffer* acc : ir::WgmmaAccumulators(*fn_)) {
-      bool param = std::any_of(fn_->params.begin(), fn_->params.end(), [&](const ir::Param& p) { return p.buffer.get() == acc; });
-      if (!param && std::find(visible_.begin(), visible_.end(), acc) == visible_.end()) continue;
+    for (const ir::Buffer* acc : wgmma_accumulators_) {
+      if (std::find(visible_.begin(), visible_.end(), acc) == visible_.end()) continue;
       out += fmt::format(" for (int tmc_i = 0; tmc_i < {}; ++tmc_i) asm volatile(\"\" : \"+f\"({}[tmc_i]) :: \"memory\");",
                          AllocatedElements(*acc), BufName(*acc));
     }
@@ -626,7 +630,8 @@ class Printer {
   bool minmax_helpers_ = false;
   std::map<const Buffer*, std::string> buffer_names_;  // declared in this function (BufName)
   std::map<std::string, int> declared_;                // declarations per source name
-  std::vector<const ir::Buffer*> visible_;             // register arrays in scope, innermost last
+  std::vector<const ir::Buffer*> visible_;             // parameters and register arrays in scope, innermost last
+  std::vector<const ir::Buffer*> wgmma_accumulators_;  // of the function being printed
 };
 
 }  // namespace

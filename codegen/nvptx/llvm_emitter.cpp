@@ -896,7 +896,7 @@ class Emitter {
       case I::Wgmma: return Wgmma(*c);
       case I::WgmmaFence: return WgmmaSync(TMC_CPU_WGMMA_FENCE, 0, "wgmma.fence.sync.aligned;");
       case I::WgmmaCommit: return WgmmaSync(TMC_CPU_WGMMA_COMMIT, 0, "wgmma.commit_group.sync.aligned;");
-      case I::FenceProxyAsync: return AsyncFence("fence.proxy.async.shared::cta;");
+      case I::FenceProxyAsync: return InlinePtx("fence.proxy.async.shared::cta;");
       case I::WgmmaWait: {
         int64_t n = *AsConstInt(c->args[0]);
         return WgmmaSync(TMC_CPU_WGMMA_WAIT, n, fmt::format("wgmma.wait_group.sync.aligned {};", n));
@@ -982,7 +982,7 @@ class Emitter {
     auto side = [&](const Load& l, std::vector<llvm::Value*>& args) {
       TMC_CHECK(l.indices.size() == 1, "unflattened access to " + l.buffer->name);
       llvm::Value* i = Value(l.indices[0]);
-      args.push_back(b_.CreateGEP(MemTy(l.buffer->elem), buffers_.at(l.buffer.get()), i));
+      args.push_back(ElementPointer(*l.buffer, i));
       args.push_back(b_.CreateSExt(i, b_.getInt64Ty()));
       args.push_back(o_.check_accesses ? extents_.at(l.buffer.get()) : b_.getInt64(static_cast<uint64_t>(-1)));
       args.push_back(b_.getInt32(static_cast<uint32_t>(BufferId(*l.buffer))));
@@ -998,6 +998,17 @@ class Emitter {
     b_.CreateCall(Runtime("tmc_cpu_cp_async", b_.getVoidTy(), {p, p, i64, i64, i32, p, i64, i64, i32, i32, i32, i32, i32}),
                   args);
     return b_.getInt32(0);
+  }
+
+  // The host address of element `index` of `b`, with no access check: for
+  // operands that stand for an address (copies, wgmma and mbarrier operands).
+  llvm::Value* ElementPointer(const Buffer& b, llvm::Value* index) {
+    return b_.CreateGEP(MemTy(b.elem), buffers_.at(&b), index);
+  }
+
+  // A host pointer's byte offset in the block's shared memory.
+  llvm::Value* HostSharedOffset(llvm::Value* p) {
+    return b_.CreateSub(b_.CreatePtrToInt(p, b_.getInt64Ty()), b_.CreatePtrToInt(shared_, b_.getInt64Ty()));
   }
 
   // Element `base + k` of a register buffer (an entry-block alloca);
@@ -1092,22 +1103,16 @@ class Emitter {
     llvm::Type* i64 = b_.getInt64Ty();
     auto desc = [&](const Load& l, uint64_t bits) {
       TMC_CHECK(l.indices.size() == 1, "unflattened wgmma operand");
-      llvm::Value* offset;
-      if (o_.host) {
-        llvm::Value* p = b_.CreateGEP(MemTy(l.buffer->elem), buffers_.at(l.buffer.get()), Value(l.indices[0]));
-        offset = b_.CreateSub(b_.CreatePtrToInt(p, i64), b_.CreatePtrToInt(shared_, i64));
-      } else {
-        offset = b_.CreateZExt(b_.CreatePtrToInt(Address(*l.buffer, l.indices), b_.getInt32Ty()), i64);
-      }
+      llvm::Value* offset =
+          o_.host ? HostSharedOffset(ElementPointer(*l.buffer, Value(l.indices[0])))
+                  : b_.CreateZExt(b_.CreatePtrToInt(Address(*l.buffer, l.indices), b_.getInt32Ty()), i64);
       llvm::Value* start = b_.CreateLShr(b_.CreateAnd(offset, b_.getInt64(0x3FFFF)), b_.getInt64(4));
       return b_.CreateOr(start, b_.getInt64(bits));
     };
     llvm::Value *da = desc(*a, a_bits), *db = desc(*bl, b_bits);
     if (o_.host) {
       llvm::Type *p = b_.getPtrTy(), *i32 = b_.getInt32Ty();
-      auto base = [&](const Buffer& buf) {
-        return b_.CreateSub(b_.CreatePtrToInt(buffers_.at(&buf), i64), b_.CreatePtrToInt(shared_, i64));
-      };
+      auto base = [&](const Buffer& buf) { return HostSharedOffset(buffers_.at(&buf)); };
       b_.CreateCall(Runtime("tmc_cpu_wgmma", b_.getVoidTy(), {p, p, i64, i64, i32, i32, i32, i32, i32, i64, i32, i64, i32}),
                     {thread_, RegisterSlot(d, od, 0), da, db, b_.getInt32(static_cast<uint32_t>(n)),
                      b_.getInt32(static_cast<uint32_t>(trans_b)), scale, b_.getInt32(bf16),
@@ -1120,27 +1125,13 @@ class Emitter {
     const char* t = bf16 ? "bf16" : "f16";
     std::string text = fmt::format("{{\n.reg .pred p;\nsetp.ne.b32 p, ${}, 0;\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} {{",
                                    2 * regs + 2, n, t, t);
-    std::string constraints;
+    std::vector<llvm::Value*> slots;
     for (int64_t i = 0; i < regs; ++i) {
       text += fmt::format("{}${}", i ? ", " : "", i);
-      constraints += "=f,";
+      slots.push_back(RegisterSlot(d, od, i));
     }
     text += fmt::format("}}, ${}, ${}, p, 1, 1, 0, {};\n}}", 2 * regs, 2 * regs + 1, trans_b);
-    std::vector<llvm::Type*> params;
-    std::vector<llvm::Value*> operands;
-    for (int64_t i = 0; i < regs; ++i) {
-      constraints += fmt::format("{},", i);
-      params.push_back(b_.getFloatTy());
-      operands.push_back(b_.CreateLoad(b_.getFloatTy(), RegisterSlot(d, od, i)));
-    }
-    constraints += "l,l,r,~{memory}";
-    params.insert(params.end(), {i64, i64, b_.getInt32Ty()});
-    operands.insert(operands.end(), {da, db, scale});
-    auto* result = llvm::StructType::get(ctx_, std::vector<llvm::Type*>(static_cast<size_t>(regs), b_.getFloatTy()));
-    auto* type = llvm::FunctionType::get(result, params, false);
-    llvm::Value* r = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints, /*hasSideEffects=*/true), operands);
-    for (int64_t i = 0; i < regs; ++i)
-      b_.CreateStore(b_.CreateExtractValue(r, static_cast<unsigned>(i)), RegisterSlot(d, od, i));
+    AsmOnRegisters(text, slots, {da, db, scale}, "l,l,r");
     return b_.getInt32(0);
   }
 
@@ -1159,7 +1150,7 @@ class Emitter {
     if (o_.host) {
       TMC_CHECK(bar->indices.size() == 1, "unflattened mbarrier");
       llvm::Value* index = Value(bar->indices[0]);
-      llvm::Value* p = b_.CreateGEP(MemTy(bar->buffer->elem), buffers_.at(bar->buffer.get()), index);
+      llvm::Value* p = ElementPointer(*bar->buffer, index);
       llvm::Type *ptr = b_.getPtrTy(), *i32 = b_.getInt32Ty();
       b_.CreateCall(Runtime("tmc_cpu_mbarrier", b_.getVoidTy(), {ptr, i32, ptr, i32, i32, b_.getInt64Ty(), i32}),
                     {thread_, b_.getInt32(static_cast<uint32_t>(op)), p, value,
@@ -1187,8 +1178,10 @@ class Emitter {
     return b_.getInt32(0);
   }
 
-  // fence.proxy.async (PTX only: the CPU executor has one proxy).
-  llvm::Value* AsyncFence(const char* text) {
+  // One PTX statement with no operands (fence.proxy.async, wgmma.fence,
+  // wgmma.commit_group); nothing on the host, whose executor has one proxy
+  // and runs wgmma at once.
+  llvm::Value* InlinePtx(const char* text) {
     if (o_.host) return b_.getInt32(0);
     auto* type = llvm::FunctionType::get(b_.getVoidTy(), false);
     b_.CreateCall(type, llvm::InlineAsm::get(type, text, "~{memory}", /*hasSideEffects=*/true));
@@ -1210,10 +1203,10 @@ class Emitter {
                      b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
-    if (op == TMC_CPU_WGMMA_COMMIT) return AsyncFence(text.c_str());
+    if (op == TMC_CPU_WGMMA_COMMIT) return InlinePtx(text.c_str());
     if (op == TMC_CPU_WGMMA_FENCE) {
       PassAccumulatorsThrough("");
-      return AsyncFence(text.c_str());
+      return InlinePtx(text.c_str());
     }
     PassAccumulatorsThrough(text);
     return b_.getInt32(0);
@@ -1230,6 +1223,16 @@ class Emitter {
       uint64_t count = alloca ? alloca->getAllocatedType()->getArrayNumElements() : 0;
       for (uint64_t k = 0; k < count; ++k) slots.push_back(RegisterSlot(*acc, b_.getInt32(0), static_cast<int64_t>(k)));
     }
+    if (slots.empty() && text.empty()) return;
+    AsmOnRegisters(text, slots, {}, "");
+  }
+
+  // Inline PTX (side effects, a memory clobber) whose first operands are
+  // the f32 registers at `slots`, read and written in place (outputs tied
+  // to the inputs: "=f" and "0", "1", ...), then the inputs `extra` with
+  // `extra_constraints` ("l,l,r").
+  void AsmOnRegisters(const std::string& text, const std::vector<llvm::Value*>& slots,
+                      const std::vector<llvm::Value*>& extra, const std::string& extra_constraints) {
     std::string constraints;
     std::vector<llvm::Type*> params(slots.size(), b_.getFloatTy());
     std::vector<llvm::Value*> operands;
@@ -1238,11 +1241,15 @@ class Emitter {
       constraints += fmt::format("{},", i);
       operands.push_back(b_.CreateLoad(b_.getFloatTy(), slots[i]));
     }
+    if (!extra.empty()) constraints += extra_constraints + ",";
     constraints += "~{memory}";
-    llvm::Type* result = slots.empty()    ? static_cast<llvm::Type*>(b_.getVoidTy())
+    llvm::Type* result = slots.empty()       ? static_cast<llvm::Type*>(b_.getVoidTy())
                          : slots.size() == 1 ? static_cast<llvm::Type*>(b_.getFloatTy())
                                              : llvm::StructType::get(ctx_, params);
-    if (slots.empty() && text.empty()) return;
+    for (llvm::Value* v : extra) {
+      params.push_back(v->getType());
+      operands.push_back(v);
+    }
     auto* type = llvm::FunctionType::get(result, params, false);
     llvm::Value* r = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints, /*hasSideEffects=*/true), operands);
     for (size_t i = 0; i < slots.size(); ++i)

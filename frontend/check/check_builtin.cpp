@@ -483,9 +483,7 @@ ExprInfo Checker::CheckTensorCoreCall(ast::CallExpr* e, const std::string& name)
         pitch = rows ? arg(0) : arg(1);
       }
       if (!rows && !cols) {
-        std::string text = L.kind == Layout::Kind::Strided ? "strided(" : L.kind == Layout::Kind::Swizzle ? "swizzle(" : "";
-        for (size_t i = 0; i < L.args.size(); ++i) text += (i ? ", " : "") + L.args[i].ToString();
-        diags_.Report(e->args[1]->range, DiagKind::LdMatrixLayout, ast::PrintExpr(e->args[1]), text + ")");
+        diags_.Report(e->args[1]->range, DiagKind::LdMatrixLayout, ast::PrintExpr(e->args[1]), L.ToString());
         ok = false;
       } else if (pitch && *pitch * 2 % 16 != 0) {
         diags_.Report(e->args[1]->range, rows ? DiagKind::LdMatrixRowStride : DiagKind::LdMatrixColumnStride,
@@ -694,9 +692,8 @@ ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
         ok = false;
       } else if (a.type->layout.kind != Layout::Kind::RowMajor) {
         // The function indexes its parameter row-major.
-        const Layout::Kind k = a.type->layout.kind;
         diags_.Report(e->args[i]->range, DiagKind::FuncArgLayout, i + 1, e->callee.name,
-                      k == Layout::Kind::ColMajor ? "col_major" : k == Layout::Kind::Strided ? "strided" : "swizzle");
+                      Layout::KindName(a.type->layout.kind));
         ok = false;
       }
       continue;

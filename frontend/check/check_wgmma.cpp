@@ -26,18 +26,6 @@ int64_t SwizzleSpan(const Type& t) {
   return int64_t{16} << b;
 }
 
-std::string LayoutText(const Type& t) {
-  const Layout& L = t.layout;
-  const char* kinds[] = {"row_major", "col_major", "strided", "swizzle"};
-  std::string s = kinds[static_cast<int>(L.kind)];
-  if (!L.args.empty()) {
-    s += "(";
-    for (size_t i = 0; i < L.args.size(); ++i) s += (i ? ", " : "") + L.args[i].ToString();
-    s += ")";
-  }
-  return t.ToString() + " " + s;
-}
-
 }  // namespace
 
 ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
@@ -73,7 +61,8 @@ ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
     for (const Dim& d : t->dims)
       if (!d.is_const) return nullptr;  // shared dimensions are constants (checked at the declaration)
     if (SwizzleSpan(*t) == 0) {
-      diags_.Report(e->args[i]->range, DiagKind::WgmmaOperandLayout, i + 1, name, ast::PrintExpr(e->args[i]), LayoutText(*t),
+      diags_.Report(e->args[i]->range, DiagKind::WgmmaOperandLayout, i + 1, name, ast::PrintExpr(e->args[i]),
+                    t->ToString() + " " + t->layout.ToString(),
                     i == 1 || transposed ? "K" : "N");
       return nullptr;
     }

@@ -27,6 +27,24 @@ std::string Type::ToString() const {
   return "?";
 }
 
+const char* Layout::KindName(Kind k) {
+  switch (k) {
+    case Kind::RowMajor: return "row_major";
+    case Kind::ColMajor: return "col_major";
+    case Kind::Strided: return "strided";
+    case Kind::Swizzle: return "swizzle";
+  }
+  return "?";
+}
+
+std::string Layout::ToString() const {
+  std::string s = KindName(kind);
+  if (args.empty()) return s;
+  s += "(";
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i].ToString();
+  return s + ")";
+}
+
 TypeContext::TypeContext() {
   Type e;
   error_ = Make(e);

@@ -32,6 +32,9 @@ struct Layout {
   Kind kind = Kind::RowMajor;
   std::vector<Dim> args;
   friend bool operator==(const Layout&, const Layout&) = default;
+  /// As written: "row_major", "col_major", "strided(24, 2)", "swizzle(3, 3, 3)".
+  std::string ToString() const;
+  static const char* KindName(Kind k);  // "row_major", "col_major", "strided", "swizzle"
 };
 
 enum class TypeKind {

@@ -220,7 +220,6 @@ struct Mbarrier {
   int64_t joined_epoch = -1, completed_epoch = -1;
 };
 
-
 struct Warp {
   int phase = 0;
   uint32_t values[2][32];
@@ -498,7 +497,6 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
       d.thread = i;
       d.buffer = m.buffer;
       d.offset = m.index;
-      d.count = 1;
       d.extent = m.pending;
       d.address = m.tx;
       d.bits = f.wait_parity;
@@ -670,13 +668,6 @@ uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t
 namespace tmc::runtime {
 namespace {
 
-// The race check of one element access by thread `me`: against the other
-// threads' accesses in this barrier interval, and against a cp_async into
-// the element that is still in flight (any thread, even the issuing one,
-// touching it before the wait that lands it).
-// Accesses to global tensors also go to the grid shadow (races between
-// blocks), once per element and kind of access per block. Atomic updates
-// count as reads within the block (they do not race with each other).
 // Thread `f`'s clock in the current barrier interval (0 after each barrier).
 int32_t& ClockOf(Fiber& f) {
   if (f.clock_epoch != g_block->epoch) {
@@ -688,12 +679,21 @@ int32_t& ClockOf(Fiber& f) {
 
 // True when thread `other`'s access at its clock `c` happened before what
 // thread `me` does now: `other` arrived on an mbarrier after it (publishing
-// a clock >= c), and `me` has since waited for that phase to complete.
+// a clock >= c), and `me` has since waited for that phase to complete, or
+// learnt of it from a thread that did (vector clocks).
 bool Ordered(int32_t me, int32_t other, int32_t c) {
   const Fiber& f = g_block->fibers[static_cast<size_t>(me)];
   return f.known_epoch == g_block->epoch && f.known[static_cast<size_t>(other)] >= c;
 }
 
+// The race check of one element access by thread `me`: against the other
+// threads' accesses in this barrier interval that mbarriers do not order
+// before it, against a cp_async into the element that is still in flight
+// (any thread, even the issuing one, touching it before the wait that
+// lands it), and, for writes, against a wgmma still reading it.
+// Accesses to global tensors also go to the grid shadow (races between
+// blocks), once per element and kind of access per block. Atomic updates
+// count as reads within the block (they do not race with each other).
 void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, GridAccess access, bool global,
                int32_t site) {
   bool is_write = access == GridAccess::Write;
@@ -801,6 +801,14 @@ void RequireFullWarp(tmc_cpu_thread* t, int32_t site) {
   g_block->aborted = true;
   Park(State::AtWarp, site);
 }
+
+// A warp-wide instruction that exchanges nothing (wgmma and its fences,
+// .sync.aligned): every lane of a full warp meets here, at one call site.
+void MeetWarp(tmc_cpu_thread* t, int32_t site) {
+  RequireFullWarp(t, site);
+  Current().phase = g_block->warps[static_cast<size_t>(t->linear_tid / 32)].phase;
+  Park(State::AtWarp, site);
+}
 }  // namespace
 }  // namespace tmc::runtime
 
@@ -884,12 +892,7 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc
   // warpgroup holds, in register i, row 16w + g + 8 * ((i % 4) / 2) and
   // column 8 * (i / 4) + 2q + i % 2. Each reads the operand elements it
   // needs through the descriptors, as the hardware would.
-  RequireFullWarp(t, site);
-  {  // .sync.aligned: the warp's lanes meet here
-    Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
-    Current().phase = w.phase;
-    Park(State::AtWarp, site);
-  }
+  MeetWarp(t, site);
   int32_t lane = t->linear_tid % 32, warp = (t->linear_tid % 128) / 32;
   int32_t g = lane / 4, q = lane % 4;
   bool bad = false;
@@ -1013,13 +1016,8 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
 
 void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t site) {
   using namespace tmc::runtime;
-  // wgmma.fence / commit_group / wait_group are .sync.aligned: every lane
-  // of the warp takes part, at the same instruction.
-  RequireFullWarp(t, site);
+  MeetWarp(t, site);  // wgmma.fence / commit_group / wait_group are .sync.aligned
   Fiber& me = Current();
-  Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
-  me.phase = w.phase;
-  Park(State::AtWarp, site);
   if (op == TMC_CPU_WGMMA_COMMIT) ++me.wgmma_groups;
   if (op != TMC_CPU_WGMMA_WAIT || me.wgmma_reads.empty()) return;
   // The groups that complete: all but the `pending` most recent committed.
