@@ -77,9 +77,16 @@ std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
         std::string dims;
         for (const ir::Expr& d : p.buffer->shape) dims += (dims.empty() ? "" : ", ") + Formula(d);
         bool output = std::find(outputs.begin(), outputs.end(), p.buffer->name) != outputs.end();
-        out += fmt::format("        {{\"name\": {}, \"kind\": \"tensor\", \"dtype\": \"{}\", \"shape\": [{}], \"layout\": \"{}\"{}}}",
+        // A tensor-map parameter: the runtime encodes the map of this box.
+        std::string tma;
+        if (p.buffer->tma) {
+          std::string box;
+          for (int64_t b : p.buffer->tma_box) box += (box.empty() ? "" : ", ") + std::to_string(b);
+          tma = fmt::format(", \"tma\": {{\"box\": [{}], \"swizzle\": {}}}", box, p.buffer->tma_swizzle);
+        }
+        out += fmt::format("        {{\"name\": {}, \"kind\": \"tensor\", \"dtype\": \"{}\", \"shape\": [{}], \"layout\": \"{}\"{}{}}}",
                            JsonString(p.buffer->name), ScalarName(p.buffer->elem), dims, LayoutName(p.buffer->layout),
-                           output ? ", \"output\": true" : "");
+                           output ? ", \"output\": true" : "", tma);
       } else {
         out += fmt::format("        {{\"name\": {}, \"kind\": \"{}\", \"dtype\": \"{}\"}}", JsonString(p.var->name),
                            p.is_shape_symbol ? "shape" : "scalar", ScalarName(p.var->type));

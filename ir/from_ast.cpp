@@ -142,7 +142,12 @@ class Lowering {
     }
     for (const ast::Param& p : params) {
       Entity e;
-      if (p.type.is_tensor && p.by) {
+      if (p.type.is_tensor && p.by && sema::Checker::IsTmaMarker(p.by) && !p.shared) {
+        // A tensor-map parameter (`by tma`): global, its box set by its copies.
+        e.buffer = MakeBuffer(p.name.name, p.type, MemScope::Global);
+        e.buffer->tma = true;
+        fn_->params.push_back(Param{e.buffer, nullptr, false});
+      } else if (p.type.is_tensor && p.by) {
         // A fragment parameter: the caller's distributed register tensor.
         e.buffer = MakeBuffer(p.name.name, p.type, MemScope::Register);
         e.buffer->distributed_by = module_->constants.at(p.by).m;
@@ -511,6 +516,27 @@ class Lowering {
     return EmitAllButLast(calls, c->range);
   }
 
+  // tma_load(tile, A[c...], bar) and tma_store(A[c...], tile): the tile's
+  // first element (its shared address), the origin, and the map's box
+  // and swizzle, which the tile sets (the checker made all of a map's
+  // tiles agree). TMA tiles start at a multiple of 128 bytes.
+  Expr TmaCopy(const ast::CallExpr* c, bool load) {
+    const ast::Expr* tile_arg = c->args[load ? 0 : 1];
+    auto* origin = ast::dyn_cast<ast::IndexExpr>(c->args[load ? 1 : 0]);
+    TensorRef tile = TensorOf(tile_arg);
+    BufferPtr map = BufferOf(origin->base);
+    const sema::Type* tt = tile_arg->type;
+    map->tma_box.assign(map->shape.size() - tt->Rank(), 1);
+    for (const sema::Dim& d : tt->dims) map->tma_box.push_back(d.value);
+    map->tma_swizzle = tt->layout.kind == sema::Layout::Kind::Swizzle ? int64_t{16} << tt->layout.args[0].value : 0;
+    tile.buffer->align = std::max<int64_t>(tile.buffer->align, 128);
+    std::vector<Expr> zeros(tt->Rank(), IntImm::Make(ScalarKind::I32, 0));
+    std::vector<Expr> args{Load::Make(tile.buffer, tile.Full(zeros))};
+    if (load) args.push_back(Value(c->args[2]));
+    for (const ast::Expr* x : origin->indices) args.push_back(Cast::Make(ScalarKind::I32, Value(x)));
+    return Call::Make(ScalarKind::I32, load ? Intrinsic::TmaLoad : Intrinsic::TmaStore, std::move(args), nullptr, {map});
+  }
+
   // ldmatrix over fragment tiles: runs of consecutive 8x8 matrices of one
   // kind (plain or transposed) go in one x4, x2 or x1 instruction. Lane l
   // gives the address of row l % 8 of matrix (l / 8) % count.
@@ -621,6 +647,10 @@ class Lowering {
       if (c->args.size() == 2) args.push_back(Cast::Make(ScalarKind::I32, Value(c->args[1])));
       return Call::Make(kVoid, which, std::move(args));
     }
+    if (n == "tma_load" || n == "tma_store") return TmaCopy(c, n == "tma_load");
+    if (n == "tma_store_commit") return Call::Make(kVoid, Intrinsic::TmaStoreCommit, {});
+    if (n == "tma_store_wait")
+      return Call::Make(kVoid, Intrinsic::TmaStoreWait, {IntImm::Make(ScalarKind::I32, module_->constants.at(c->args[0]).i)});
     if (n == "wgmma_fence") return Call::Make(kVoid, Intrinsic::WgmmaFence, {});
     if (n == "wgmma_commit") return Call::Make(kVoid, Intrinsic::WgmmaCommit, {});
     if (n == "fence_proxy_async") return Call::Make(kVoid, Intrinsic::FenceProxyAsync, {});

@@ -39,7 +39,9 @@ std::string_view Spelling(BinaryOp op) {
 bool IsHopperIntrinsic(Intrinsic i) {
   return i == Intrinsic::Wgmma || i == Intrinsic::WgmmaFence || i == Intrinsic::WgmmaCommit ||
          i == Intrinsic::WgmmaWait || i == Intrinsic::FenceProxyAsync || i == Intrinsic::MbarrierInit ||
-         i == Intrinsic::MbarrierArrive || i == Intrinsic::MbarrierArriveExpectTx || i == Intrinsic::MbarrierWait;
+         i == Intrinsic::MbarrierArrive || i == Intrinsic::MbarrierArriveExpectTx || i == Intrinsic::MbarrierWait ||
+         i == Intrinsic::TmaLoad || i == Intrinsic::TmaStore || i == Intrinsic::TmaStoreCommit ||
+         i == Intrinsic::TmaStoreWait;
 }
 
 std::string_view IntrinsicName(Intrinsic i) {
@@ -96,6 +98,10 @@ std::string_view IntrinsicName(Intrinsic i) {
     case Intrinsic::MbarrierArrive: return "mbarrier_arrive";
     case Intrinsic::MbarrierArriveExpectTx: return "mbarrier_arrive_expect_tx";
     case Intrinsic::MbarrierWait: return "mbarrier_wait";
+    case Intrinsic::TmaLoad: return "tma_load";
+    case Intrinsic::TmaStore: return "tma_store";
+    case Intrinsic::TmaStoreCommit: return "tma_store_commit";
+    case Intrinsic::TmaStoreWait: return "tma_store_wait";
   }
   return "?";
 }

@@ -61,6 +61,13 @@ struct Buffer {
   std::optional<TaskMapping> distributed_by;  // register tensors `by m`
   bool read_only = false;
   int64_t shared_offset = -1;  // bytes, set by plan-shared-memory
+  int64_t align = 0;           // shared tensors: bytes the start must be a multiple of (TMA tiles: 128)
+  // A kernel parameter passed as a TMA tensor map (`by tma`): the box its
+  // copies move (outermost dimension first) and the swizzle span in bytes
+  // (0: none). The lowering sets them from the copies' shared tiles.
+  bool tma = false;
+  std::vector<int64_t> tma_box;
+  int64_t tma_swizzle = 0;
 };
 using BufferPtr = std::shared_ptr<Buffer>;
 
@@ -110,8 +117,17 @@ enum class Intrinsic {
   MbarrierArrive,          // args: the barrier
   MbarrierArriveExpectTx,  // args: the barrier, transaction bytes (i32)
   MbarrierWait,            // args: the barrier, the phase parity (i32): waits until that phase completed
+  // TMA (sm_90): buffers {the tensor-map parameter}; the box is its
+  // tma_box. TmaLoad args: Load of the shared tile's first element, Load of
+  // the mbarrier, then the box origin (i32, one per dimension, outermost
+  // first); the copy completes the box's bytes on the mbarrier. TmaStore
+  // args: Load of the shared tile's first element, then the origin.
+  TmaLoad,
+  TmaStore,
+  TmaStoreCommit,
+  TmaStoreWait,  // args: the number of groups whose reads may stay pending
 };
-/// Hopper's intrinsics: wgmma and its fences (sm_90a), mbarriers and
+/// Hopper's intrinsics: wgmma and its fences (sm_90a), mbarriers, TMA and
 /// fence.proxy.async (sm_90 and sm_90a).
 bool IsHopperIntrinsic(Intrinsic i);
 std::string_view IntrinsicName(Intrinsic i);

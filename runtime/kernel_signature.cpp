@@ -212,6 +212,14 @@ bool ParseDtype(const std::string& s, tmc_dtype* d) {
   return false;
 }
 
+std::string TmaShapeError(const std::vector<int64_t>& shape, size_t elem_bytes) {
+  if (shape.size() < 2) return "";
+  int64_t row = shape.back() * static_cast<int64_t>(elem_bytes);
+  if (row % 16 == 0) return "";
+  return "is passed as a TMA tensor map, whose rows must be a multiple of 16 bytes: dimension " +
+         std::to_string(shape.size() - 1) + " is " + std::to_string(shape.back()) + " (" + std::to_string(row) + " bytes)";
+}
+
 bool ParseParamInfo(const Json& p, ParamInfo* info) {
   const Json* pn = p.Get("name");
   const Json* kind = p.Get("kind");
@@ -225,6 +233,13 @@ bool ParseParamInfo(const Json& p, ParamInfo* info) {
     for (const Json& d : shape->items) info->shape.push_back(d.str);
   if (const Json* layout = p.Get("layout"); layout && layout->kind == Json::Kind::String)
     info->dense = layout->str == "row_major" || layout->str == "col_major";
+  if (const Json* tma = p.Get("tma"); tma && tma->kind == Json::Kind::Object) {
+    info->tma = true;
+    if (const Json* box = tma->Get("box"))
+      for (const Json& b : box->items) info->tma_box.push_back(static_cast<int64_t>(b.number));
+    if (const Json* sw = tma->Get("swizzle")) info->tma_swizzle = static_cast<int>(sw->number);
+    if (!info->tma_box.empty() && info->tma_box.size() != info->shape.size()) return false;
+  }
   return info->shape.size() <= TMC_MAX_RANK;
 }
 
@@ -347,6 +362,16 @@ bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_arg
       } else if (it->second != extent) {
         *error = where(i) + ": dimension " + std::to_string(d) + " is " + std::to_string(extent) + " but " + f +
                  " = " + std::to_string(it->second) + " from " + bound_by[f];
+        return false;
+      }
+    }
+    // A TMA tensor map's strides are multiples of 16 bytes (all but the
+    // innermost, which are multiples of the row): the GPU's encoding
+    // refuses others, so the CPU executor does too.
+    if (p.tma) {
+      std::string why = TmaShapeError(std::vector<int64_t>(a.tensor.shape, a.tensor.shape + p.shape.size()), DtypeBytes(p.dtype));
+      if (!why.empty()) {
+        *error = where(i) + " " + why;
         return false;
       }
     }

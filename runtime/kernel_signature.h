@@ -19,6 +19,12 @@ struct ParamInfo {
   tmc_dtype dtype = TMC_F32;
   std::vector<std::string> shape;  // tensors: formulas over shape symbols
   bool dense = true;               // tensors: row- or col-major (not strided or swizzled)
+  // Tensors passed as TMA tensor maps (`by tma`): the box (outermost
+  // dimension first; empty when the kernel never copies through the map)
+  // and the swizzle span in bytes (0, 32, 64, 128).
+  bool tma = false;
+  std::vector<int64_t> tma_box;
+  int tma_swizzle = 0;
 };
 
 struct KernelSignature {
@@ -65,6 +71,10 @@ struct CheckedLaunch {
 /// returns false with a message naming the argument.
 bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_args, CheckedLaunch* out,
                     std::string* error);
+
+/// Why a tensor of `shape` cannot be passed as a TMA tensor map (its
+/// strides must be multiples of 16 bytes, so its rows), or "" when it can.
+std::string TmaShapeError(const std::vector<int64_t>& shape, size_t elem_bytes);
 
 /// A scalar argument as the kernel's parameter of type `dtype` holds it, in
 /// the low bytes of a 64-bit slot: floating-point types from `a.value.f`

@@ -449,6 +449,65 @@ tmc_status tmc_graph_launch(tmc_graph* g, const tmc_arg* args, int num_args, uin
   return TMC_SUCCESS;
 }
 
+namespace {
+
+// A CUtensorMap: 128 bytes, 64-byte aligned.
+struct alignas(64) TensorMapSlot {
+  uint64_t words[16] = {};
+};
+
+// CUtensorMapDataType of a tensor's elements (integers by their width).
+int TensorMapDtype(tmc_dtype d) {
+  switch (d) {
+    case TMC_F16: return 6;
+    case TMC_F32: return 7;
+    case TMC_F64: return 8;
+    case TMC_BF16: return 9;
+    default: break;
+  }
+  switch (tmc::runtime::DtypeBytes(d)) {
+    case 1: return 0;  // UINT8
+    case 2: return 1;  // UINT16
+    case 4: return 2;  // UINT32
+    default: return 4; // UINT64
+  }
+}
+
+// cuTensorMapEncodeTiled for a row-major tensor at `address`: dimensions
+// and box innermost first, strides in bytes (the checks before the launch
+// made them multiples of 16), no interleave, zero fill out of bounds, the
+// swizzle of the kernel's tiles.
+tmc_status EncodeTensorMap(tmc_context* ctx, const tmc::runtime::KernelSignature& sig,
+                           const tmc::runtime::ParamInfo& p, uint64_t address,
+                           const tmc::runtime::CheckedLaunch& launch, TensorMapSlot* out) {
+  if (p.tma_box.empty()) return TMC_SUCCESS;  // the kernel never copies through the map
+  size_t rank = p.shape.size();
+  unsigned long long dims[5], strides[4];
+  unsigned box[5], element_strides[5];
+  std::string error;
+  uint64_t elem = tmc::runtime::DtypeBytes(p.dtype), stride = elem;
+  for (size_t d = 0; d < rank; ++d) {
+    size_t src = rank - 1 - d;  // innermost first
+    std::optional<int64_t> extent = tmc::runtime::EvalFormula(p.shape[src], launch.symbols, &error);
+    if (!extent) return Fail(TMC_ERROR_SIGNATURE, "kernel '" + sig.name + "': tensor map of '" + p.name + "': " + error);
+    dims[d] = static_cast<unsigned long long>(*extent);
+    box[d] = static_cast<unsigned>(p.tma_box[src]);
+    element_strides[d] = 1;
+    if (d > 0) strides[d - 1] = stride;
+    stride *= static_cast<uint64_t>(*extent);
+  }
+  int swizzle = p.tma_swizzle == 128 ? 3 : p.tma_swizzle == 64 ? 2 : p.tma_swizzle == 32 ? 1 : 0;
+  int rc = ctx->driver->cuTensorMapEncodeTiled(out, TensorMapDtype(p.dtype), static_cast<unsigned>(rank),
+                                               reinterpret_cast<void*>(address), dims, strides, box, element_strides,
+                                               /*interleave=*/0, swizzle, /*L2 promotion 128B=*/2, /*zero fill=*/0);
+  if (rc != 0)
+    return Fail(TMC_ERROR_CUDA, "kernel '" + sig.name + "': cuTensorMapEncodeTiled for '" + p.name +
+                                    "': " + tmc::runtime::CudaErrorString(*ctx->driver, rc));
+  return TMC_SUCCESS;
+}
+
+}  // namespace
+
 tmc_status tmc_launch(tmc_kernel* k, const tmc_arg* args, int num_args, tmc_stream* stream) {
   if (!k) return Fail(TMC_ERROR_INVALID_ARGUMENT, "tmc_launch: null kernel");
   tmc::runtime::CheckedLaunch launch;
@@ -478,6 +537,15 @@ tmc_status tmc_launch(tmc_kernel* k, const tmc_arg* args, int num_args, tmc_stre
   if (sig.dynamic_shared && !k->attribute_set) {
     TMC_CU(ctx, cuFuncSetAttribute(k->function, kMaxDynamicSharedAttribute, static_cast<int>(sig.shared_bytes)));
     k->attribute_set = true;
+  }
+  // Tensor-map parameters (`by tma`) are passed by value: 128 bytes that
+  // the driver encodes from the tensor and the box the kernel copies.
+  std::vector<TensorMapSlot> maps(sig.params.size());
+  for (size_t i = 0; i < sig.params.size(); ++i) {
+    const tmc::runtime::ParamInfo& p = sig.params[i];
+    if (!p.tma) continue;
+    if (tmc_status st = EncodeTensorMap(ctx, sig, p, storage[i], launch, &maps[i]); st != TMC_SUCCESS) return st;
+    params[i] = &maps[i];
   }
   unsigned dynamic = sig.dynamic_shared ? static_cast<unsigned>(sig.shared_bytes) : 0;
   TMC_CU(ctx, cuLaunchKernel(k->function, static_cast<unsigned>(launch.grid[0]), static_cast<unsigned>(launch.grid[1]),

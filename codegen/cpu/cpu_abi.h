@@ -87,6 +87,24 @@ enum {
 };
 void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, int32_t buffer, int64_t index,
                       int32_t site);
+/* TMA copies (sm_90) of one box between the global tensor `tensor` (row-
+ * major, its data) and the shared tile at `tile`, laid out as TMA does
+ * (row-major, with the `swizzle`-byte swizzle on shared byte addresses when
+ * not 0). `geometry` holds the tensor's `rank` extents, then the box's,
+ * then the box origin (all outermost first). TMC_CPU_TMA_LOAD zero-fills
+ * what lies outside the tensor, completes the box's bytes on the mbarrier
+ * at `bar` and lands when its phase completes; TMC_CPU_TMA_STORE writes
+ * the part inside the tensor, reading the tile until tma_store_wait. The
+ * buffers (and the tile buffer's shared byte offset) name them in
+ * reports. */
+enum { TMC_CPU_TMA_LOAD = 0, TMC_CPU_TMA_STORE = 1 };
+void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, int32_t rank, const int64_t* geometry,
+                 int32_t elem_bytes, int32_t swizzle, void* bar, int32_t tile_buffer, int64_t tile_base,
+                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int32_t site);
+/* tma_store_commit (op 0) and tma_store_wait(pending) (op 1): the stores'
+ * reads of shared memory end at the wait that completes their group. */
+enum { TMC_CPU_TMA_STORE_COMMIT = 0, TMC_CPU_TMA_STORE_WAIT = 1 };
+void tmc_cpu_tma_store_sync(tmc_cpu_thread* t, int32_t op, int32_t pending);
 /* cp_async of `bytes` (4, 8 or 16) from global `src` (element src_offset
  * of buffer src_buffer) to shared `dst`, issued by this thread, reading
  * only the first `src_bytes` (0..bytes) and zero-filling the rest: checked

@@ -102,7 +102,10 @@ class Emitter {
     for (const Param& p : fn.params)
       // Fragment parameters point at the caller's register array (an
       // alloca, address space 0); other tensors are global.
-      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(ParamAddressSpace(*p.buffer))) : Ty(p.var->type));
+      // A tensor map (`by tma`) is a 128-byte kernel parameter passed by
+      // value (byval, __grid_constant__).
+      params.push_back(p.buffer ? static_cast<llvm::Type*>(b_.getPtrTy(p.buffer->tma && !o_.host ? 0 : ParamAddressSpace(*p.buffer)))
+                                : Ty(p.var->type));
     // On the host every function also receives its thread's context.
     if (o_.host) params.push_back(b_.getPtrTy());
     llvm::Type* ret = fn.result ? Ty(*fn.result) : b_.getVoidTy();
@@ -125,6 +128,7 @@ class Emitter {
       for (size_t d = 0; d < fn.block.size(); ++d)
         ann->addOperand(llvm::MDNode::get(ctx_, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx_, keys[d]), i32(fn.block[d])}));
     }
+    std::vector<llvm::Metadata*> grid_constants;  // 1-based indices of the tensor-map parameters
     for (size_t i = 0; i < fn.params.size(); ++i) {
       const Param& p = fn.params[i];
       f->getArg(static_cast<unsigned>(i))->setName(p.buffer ? p.buffer->name : p.var->name);
@@ -132,11 +136,22 @@ class Emitter {
       // Tensor arguments are 16-byte aligned and do not overlap each other
       // (docs/language.md, "Kernel arguments"), as __restrict__ says in the
       // CUDA path: LLVM may then reorder and merge accesses into 16-byte ones.
-      if (p.buffer && p.buffer->scope == MemScope::Global) {
+      if (p.buffer && p.buffer->tma && kernel && !o_.host) {
+        llvm::Type* bytes = llvm::ArrayType::get(b_.getInt8Ty(), 128);
+        f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithByValType(ctx_, bytes));
+        f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithAlignment(ctx_, llvm::Align(64)));
+        grid_constants.push_back(llvm::ConstantAsMetadata::get(b_.getInt32(static_cast<uint32_t>(i + 1))));
+      } else if (p.buffer && p.buffer->scope == MemScope::Global) {
         f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::getWithAlignment(ctx_, llvm::Align(16)));
         if (kernel) f->addParamAttr(static_cast<unsigned>(i), llvm::Attribute::NoAlias);
       }
     }
+    // One annotation with all of them: NVPTX keeps one list per key and
+    // function (a tensor map stays in parameter space, not copied to the stack).
+    if (!grid_constants.empty())
+      mod_.getOrInsertNamedMetadata("nvvm.annotations")
+          ->addOperand(llvm::MDNode::get(ctx_, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx_, "grid_constant"),
+                                                llvm::MDNode::get(ctx_, grid_constants)}));
     functions_[&fn] = f;
   }
 
@@ -905,6 +920,13 @@ class Emitter {
       case I::MbarrierArrive:
       case I::MbarrierArriveExpectTx:
       case I::MbarrierWait: return Mbarrier(*c);
+      case I::TmaLoad:
+      case I::TmaStore: return Tma(*c);
+      case I::TmaStoreCommit: return TmaStoreSync(TMC_CPU_TMA_STORE_COMMIT, 0, "cp.async.bulk.commit_group;");
+      case I::TmaStoreWait: {
+        int64_t n = *AsConstInt(c->args[0]);
+        return TmaStoreSync(TMC_CPU_TMA_STORE_WAIT, n, fmt::format("cp.async.bulk.wait_group.read {};", n));
+      }
       case I::LdMatrix: return LdMatrix(*c);
       case I::CpAsync: {
         auto* dst = c->args[0]->as<Load>();
@@ -1178,6 +1200,95 @@ class Emitter {
     return b_.getInt32(0);
   }
 
+  // cp.async.bulk.tensor: a box between the tensor map (a __grid_constant__
+  // kernel parameter, given by its generic address) and a shared tile;
+  // coordinates innermost first. A load completes its bytes on the
+  // mbarrier (shared::cluster addresses: a CTA's own shared window is part
+  // of its cluster's). On the host: the executor's copy (tmc_cpu_tma).
+  llvm::Value* Tma(const Call& c) {
+    const Buffer& map = *c.buffers[0];
+    auto* tile = c.args[0]->as<Load>();
+    bool load = c.intrinsic == Intrinsic::TmaLoad;
+    size_t first = load ? 2 : 1;
+    size_t rank = c.args.size() - first;
+    llvm::Type *i32 = b_.getInt32Ty(), *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
+    TMC_CHECK(tile->indices.size() == 1, "unflattened TMA tile");
+    if (o_.host) {
+      // The geometry: the tensor's extents, the box, the origin.
+      llvm::AllocaInst* geometry = EntryAlloca(llvm::ArrayType::get(i64, 3 * rank), "tma_geometry");
+      for (size_t k = 0; k < rank; ++k) {
+        auto put = [&](size_t at, llvm::Value* v) {
+          b_.CreateStore(b_.CreateSExt(v, i64), b_.CreateConstInBoundsGEP2_32(geometry->getAllocatedType(), geometry, 0,
+                                                                               static_cast<unsigned>(at)));
+        };
+        put(k, Value(map.shape[k]));
+        put(rank + k, b_.getInt64(static_cast<uint64_t>(map.tma_box[k])));
+        put(2 * rank + k, Value(c.args[first + k]));
+      }
+      llvm::Value* bar = llvm::ConstantPointerNull::get(b_.getPtrTy());
+      llvm::Value* bar_index = b_.getInt64(0);
+      int32_t bar_buffer = -1;
+      if (load) {
+        auto* b = c.args[1]->as<Load>();
+        llvm::Value* index = Value(b->indices[0]);
+        bar = ElementPointer(*b->buffer, index);
+        bar_index = b_.CreateSExt(index, i64);
+        bar_buffer = BufferId(*b->buffer);
+      }
+      b_.CreateCall(Runtime("tmc_cpu_tma", b_.getVoidTy(), {ptr, i32, ptr, ptr, i32, ptr, i32, i32, ptr, i32, i64, i32, i32, i64, i32}),
+                    {thread_, b_.getInt32(load ? TMC_CPU_TMA_LOAD : TMC_CPU_TMA_STORE),
+                     ElementPointer(*tile->buffer, Value(tile->indices[0])), buffers_.at(&map),
+                     b_.getInt32(static_cast<uint32_t>(rank)), geometry,
+                     b_.getInt32(static_cast<uint32_t>(ScalarBytes(map.elem))),
+                     b_.getInt32(static_cast<uint32_t>(map.tma_swizzle)), bar,
+                     b_.getInt32(static_cast<uint32_t>(BufferId(*tile->buffer))), HostSharedOffset(buffers_.at(tile->buffer.get())),
+                     b_.getInt32(static_cast<uint32_t>(BufferId(map))), b_.getInt32(static_cast<uint32_t>(bar_buffer)), bar_index,
+                     b_.getInt32(static_cast<uint32_t>(Site()))});
+      return b_.getInt32(0);
+    }
+    llvm::Value* smem = b_.CreatePtrToInt(Address(*tile->buffer, tile->indices), i32);
+    llvm::Value* desc = b_.CreatePtrToInt(buffers_.at(&map), i64);
+    std::vector<llvm::Value*> operands;
+    std::string constraints, coords;
+    auto add = [&](llvm::Value* v, const char* constraint) {
+      constraints += (constraints.empty() ? "" : ",") + std::string(constraint);
+      operands.push_back(v);
+      return fmt::format("${}", operands.size() - 1);
+    };
+    std::string text;
+    if (load) {
+      std::string dst = add(smem, "r"), map_ref = add(desc, "l");
+      for (size_t k = rank; k-- > 0;) coords += (coords.empty() ? "" : ", ") + add(Value(c.args[first + k]), "r");
+      auto* b = c.args[1]->as<Load>();
+      std::string bar = add(b_.CreatePtrToInt(Address(*b->buffer, b->indices), i32), "r");
+      text = fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.mbarrier::complete_tx::bytes [{}], [{}, {{{}}}], [{}];",
+                         rank, dst, map_ref, coords, bar);
+    } else {
+      std::string map_ref = add(desc, "l");
+      for (size_t k = rank; k-- > 0;) coords += (coords.empty() ? "" : ", ") + add(Value(c.args[first + k]), "r");
+      std::string src = add(smem, "r");
+      text = fmt::format("cp.async.bulk.tensor.{}d.global.shared::cta.bulk_group [{}, {{{}}}], [{}];", rank, map_ref,
+                         coords, src);
+    }
+    std::vector<llvm::Type*> types;
+    for (llvm::Value* v : operands) types.push_back(v->getType());
+    auto* type = llvm::FunctionType::get(b_.getVoidTy(), types, false);
+    b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints + ",~{memory}", /*hasSideEffects=*/true), operands);
+    return b_.getInt32(0);
+  }
+
+  // cp.async.bulk.commit_group / wait_group.read N for tma_store; on the
+  // host, the end of the stores' reads of shared memory.
+  llvm::Value* TmaStoreSync(int op, int64_t pending, const std::string& text) {
+    if (o_.host) {
+      llvm::Type* i32 = b_.getInt32Ty();
+      b_.CreateCall(Runtime("tmc_cpu_tma_store_sync", b_.getVoidTy(), {b_.getPtrTy(), i32, i32}),
+                    {thread_, b_.getInt32(static_cast<uint32_t>(op)), b_.getInt32(static_cast<uint32_t>(pending))});
+      return b_.getInt32(0);
+    }
+    return InlinePtx(text.c_str());
+  }
+
   // One PTX statement with no operands (fence.proxy.async, wgmma.fence,
   // wgmma.commit_group); nothing on the host, whose executor has one proxy
   // and runs wgmma at once.
@@ -1268,6 +1379,8 @@ class Emitter {
       case Intrinsic::MbarrierArrive:
       case Intrinsic::MbarrierArriveExpectTx:
       case Intrinsic::MbarrierWait: return i == 0;
+      case Intrinsic::TmaLoad: return i <= 1;
+      case Intrinsic::TmaStore: return i == 0;
       case Intrinsic::CallFunc: return c.callee->params[i].buffer != nullptr;
       default: return false;
     }

@@ -9,7 +9,7 @@ namespace {
 
 enum class Builtin {
   FloatMath, Abs, MinMax, Fma, Pow, Select, Cdiv, Range, Unroll,
-  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, Wgmma, Mbarrier, None
+  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, Wgmma, Mbarrier, Tma, None
 };
 
 struct BuiltinInfo {
@@ -47,6 +47,10 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "wgmma" || n == "wgmma_t") return {Builtin::Wgmma, 3, 4, true};
   if (n == "mbarrier_arrive") return {Builtin::Mbarrier, 1, 1, true};
   if (n == "mbarrier_init" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait") return {Builtin::Mbarrier, 2, 2, true};
+  if (n == "tma_load") return {Builtin::Tma, 3, 3, true};
+  if (n == "tma_store") return {Builtin::Tma, 2, 2, true};
+  if (n == "tma_store_commit") return {Builtin::Tma, 0, 0, true};
+  if (n == "tma_store_wait") return {Builtin::Tma, 1, 1, true};
   if (n == "wgmma_wait") return {Builtin::Wgmma, 1, 1, true};
   if (n == "wgmma_fence" || n == "wgmma_commit" || n == "fence_proxy_async") return {Builtin::Wgmma, 0, 0, true};
   if (n == "spatial" || n == "col_spatial" || n == "repeat" || n == "col_repeat")
@@ -146,6 +150,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     return CheckTensorCoreCall(e, name);
   if (b.kind == Builtin::Wgmma) return CheckWgmmaCall(e, name);
   if (b.kind == Builtin::Mbarrier) return CheckMbarrierCall(e, name);
+  if (b.kind == Builtin::Tma) return CheckTmaCall(e, name);
   if (b.kind == Builtin::Sizeof) {
     // sizeof(T) of an element-type parameter, or sizeof(x) of a scalar
     // value's type: its bytes in memory, a compile-time i32 (for byte
@@ -323,6 +328,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     case Builtin::CpAsyncWait:
     case Builtin::Wgmma:
     case Builtin::Mbarrier:
+    case Builtin::Tma:
     case Builtin::Tile:
     case Builtin::Sizeof:
     case Builtin::None:
@@ -672,6 +678,11 @@ ExprInfo Checker::CheckFuncCall(ast::CallExpr* e, Symbol& func) {
     }
     if (a.type->IsTensor() && a.type->mbarrier) {  // its words are not data
       diags_.Report(e->args[i]->range, DiagKind::MbarrierElementUse, ast::PrintExpr(e->args[i]));
+      ok = false;
+      continue;
+    }
+    if (a.type->IsTensor() && a.type->tma) {  // the kernel has a tensor map, not the elements
+      diags_.Report(e->args[i]->range, DiagKind::TmaParamUse, ast::PrintExpr(e->args[i]));
       ok = false;
       continue;
     }

@@ -377,6 +377,10 @@ ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
     diags_.Report(e->range, DiagKind::MbarrierElementUse, name);
     return ErrorInfo();
   }
+  if (t->tma && e != tma_operand_) {
+    diags_.Report(e->range, DiagKind::TmaParamUse, name);
+    return ErrorInfo();
+  }
   if (operands->is_view) {
     Type view = *t;
     view.dims.erase(view.dims.begin(), view.dims.begin() + static_cast<long>(operands->indices.size()));

@@ -345,7 +345,10 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
   if (ct_errors == 0 && diags_.ErrorCount() == errors) {
     CheckLaunch(decl, instance);
     if (decl->implements) CheckImplements(decl, instance);
+    tma_boxes_.clear();
+    kernel_instance_ = &instance;
     CheckBlock(decl->body);
+    kernel_instance_ = nullptr;
   }
   PopScope();
   type_bindings_.clear();

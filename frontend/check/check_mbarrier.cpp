@@ -8,17 +8,7 @@ namespace tmc::sema {
 
 ExprInfo Checker::CheckMbarrierCall(ast::CallExpr* e, const std::string& name) {
   ExprInfo void_info{types_.Void(), std::nullopt, false, nullptr};
-  // Argument 1: one mbarrier, `bar[i]` (all indices).
-  mbarrier_operand_ = e->args[0];
-  ExprInfo bar = CheckExpr(e->args[0]);
-  mbarrier_operand_ = nullptr;
-  bool ok = !bar.IsError();
-  if (ok && (!ast::dyn_cast<ast::IndexExpr>(e->args[0]) || !bar.lvalue_root || !bar.lvalue_root->type->mbarrier ||
-             bar.type->IsTensor())) {
-    diags_.Report(e->args[0]->range, DiagKind::BuiltinArgType, 1, name, "an element of a shared mbarrier array",
-                  bar.type->ToString());
-    ok = false;
-  }
+  bool ok = CheckMbarrierOperand(e->args[0], 0, name);
   if (e->args.size() == 2) {
     const char* what = name == "mbarrier_init" ? "the arrival count" : name == "mbarrier_wait" ? "the phase parity" : "the transaction bytes";
     ok = !CheckConverted(e->args[1], ScalarKind::I32, what).IsError() && ok;
@@ -31,6 +21,20 @@ ExprInfo Checker::CheckMbarrierCall(ast::CallExpr* e, const std::string& name) {
     }
   }
   return ok ? void_info : ErrorInfo();
+}
+
+bool Checker::CheckMbarrierOperand(ast::Expr* arg, size_t index, const std::string& name) {
+  // One mbarrier, `bar[i]` (all indices).
+  mbarrier_operand_ = arg;
+  ExprInfo bar = CheckExpr(arg);
+  mbarrier_operand_ = nullptr;
+  if (bar.IsError()) return false;
+  if (!ast::dyn_cast<ast::IndexExpr>(arg) || !bar.lvalue_root || !bar.lvalue_root->type->mbarrier || bar.type->IsTensor()) {
+    diags_.Report(arg->range, DiagKind::BuiltinArgType, index + 1, name, "an element of a shared mbarrier array",
+                  bar.type->ToString());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace tmc::sema

@@ -336,6 +336,20 @@ void Checker::DeclareParams(const std::vector<ast::Param>& params, bool read_onl
     if (p.shared && (body_ != BodyKind::Func || !p.type.is_tensor || p.by)) {
       diags_.Report(p.name.range, DiagKind::SharedParamOutsideFunc);
       s.type = types_.Error();
+    } else if (p.by && body_ == BodyKind::Kernel && IsTmaMarker(p.by)) {
+      // `A: T[M, K] by tma`: the runtime passes a TMA tensor map of A
+      // (docs/language.md, "TMA").
+      const Type* t = s.type;
+      size_t bytes = t->IsTensor() ? ScalarBytes(t->scalar) : 0;
+      if (!t->IsError() && (!t->IsTensor() || t->Rank() < 1 || t->Rank() > 5 || t->layout.kind != Layout::Kind::RowMajor ||
+                            t->scalar == ScalarKind::Bool || (bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8))) {
+        diags_.Report(p.by->range, DiagKind::TmaParamType, t->ToString() + (t->IsTensor() ? " " + t->layout.ToString() : ""));
+        s.type = types_.Error();
+      } else if (!t->IsError()) {
+        Type tma = *t;
+        tma.tma = true;
+        s.type = types_.Make(std::move(tma));
+      }
     } else if (p.by && body_ != BodyKind::Func) {
       diags_.Report(p.by->range, DiagKind::ByParamOutsideFunc);
       s.type = types_.Error();

@@ -222,6 +222,7 @@ class Checker {
   bool Convertible(const ExprInfo& info, ScalarKind to, SourceRange range, std::string_view what);
   std::optional<int64_t> EvalInt(ast::Expr* e, std::string_view what);
   const Type* ScalarType(ScalarKind k) const { return types_.Scalar(k); }
+  static bool IsTmaMarker(const ast::Expr* by);  // `by tma` of a kernel parameter (check_tma.cpp)
 
  private:
   ExprInfo CheckName(ast::NameExpr* e);
@@ -257,6 +258,23 @@ class Checker {
   ExprInfo CheckWgmmaCall(ast::CallExpr* e, const std::string& name);  // check_wgmma.cpp
   ExprInfo CheckMbarrierCall(ast::CallExpr* e, const std::string& name);  // check_mbarrier.cpp
   const ast::Expr* mbarrier_operand_ = nullptr;  // the barrier operand of the mbarrier built-in being checked
+  /// `bar[i]`, argument `index` (0-based) of `name`: one element of a shared
+  /// mbarrier array (reported otherwise).
+  bool CheckMbarrierOperand(ast::Expr* arg, size_t index, const std::string& name);
+  ExprInfo CheckTmaCall(ast::CallExpr* e, const std::string& name);  // check_tma.cpp
+  /// A TMA copy's tile origin `A[c0, ...]` (argument `index`); A's symbol.
+  Symbol* CheckTmaOrigin(ast::Expr* arg, size_t index, const std::string& name);
+  /// A TMA copy's shared tile for the tensor map of `map` (argument
+  /// `index`): records the box it moves, or reports one that differs.
+  bool CheckTmaTile(ast::CallExpr* call, size_t index, const Symbol& map, const std::string& name);
+  const ast::Expr* tma_operand_ = nullptr;  // the origin operand of the TMA built-in being checked
+  struct TmaBox {
+    std::vector<int64_t> box;
+    int64_t swizzle = 0;  // bytes: 0, 32, 64, 128
+    SourceRange at;
+  };
+  std::map<const Symbol*, TmaBox> tma_boxes_;  // of the kernel being checked
+  const KernelInstance* kernel_instance_ = nullptr;  // the kernel being checked (its outputs)
   // What a fragment operand of mma or ldmatrix must be made of.
   struct FragmentKind {
     TaskMapping layout;             // one hardware fragment (ldmatrix: its plain layout)

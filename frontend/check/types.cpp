@@ -21,6 +21,7 @@ std::string Type::ToString() const {
       for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + dims[i].ToString();
       s += "]";
       if (distributed_by) s += " by " + distributed_by->ToString();
+      if (tma) s += " by tma";
       return s;
     }
   }

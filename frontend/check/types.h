@@ -58,6 +58,7 @@ class Type {
   std::optional<TaskMapping> mapping;   // Mapping
   bool unroll = false;                  // Range
   bool mbarrier = false;                // Tensor: shared mbarriers (u64 words used only by the mbarrier built-ins)
+  bool tma = false;                     // Tensor: a kernel parameter passed as a TMA tensor map (`by tma`)
 
   bool IsError() const { return kind == TypeKind::Error; }
   bool IsScalar() const { return kind == TypeKind::Scalar; }

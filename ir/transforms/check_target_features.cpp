@@ -21,8 +21,8 @@ class FindHopper : public Visitor {
       std::string_view name = c->intrinsic == Intrinsic::Wgmma ? "wgmma" : IntrinsicName(c->intrinsic);
       SourceRange at = c->loc.IsValid() ? c->loc : at_;
       // The target, once per function (its first such instruction): wgmma
-      // and its fences exist on sm_90a only; mbarriers (try_wait, expect_tx)
-      // and fence.proxy.async from sm_90 on.
+      // and its fences exist on sm_90a only; mbarriers (try_wait, expect_tx),
+      // TMA and fence.proxy.async from sm_90 on.
       bool wgmma_family = c->intrinsic == Intrinsic::Wgmma || c->intrinsic == Intrinsic::WgmmaFence ||
                           c->intrinsic == Intrinsic::WgmmaCommit || c->intrinsic == Intrinsic::WgmmaWait;
       bool supported = wgmma_family ? ctx_.ArchName() == "sm_90a" : ctx_.sm_arch >= 90;

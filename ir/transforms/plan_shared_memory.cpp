@@ -50,7 +50,7 @@ void PlanSharedMemory(Function& fn, PassContext& ctx) {
   int64_t offset = 0;
   fn.shared_align = 16;
   for (Buffer* b : c.shared) {
-    int64_t align = SharedAlignment(*b);
+    int64_t align = std::max(SharedAlignment(*b), b->align);  // TMA tiles: 128
     fn.shared_align = std::max(fn.shared_align, align);
     offset = (offset + align - 1) / align * align;
     b->shared_offset = offset;

@@ -152,7 +152,8 @@ struct Shadow {
   int32_t reader = -1, reader_site = -1;
   int32_t reader2 = -1, reader2_site = -1;
   bool reader_atomic = false, reader2_atomic = false;  // the read was an atomic update
-  int32_t pending = -1, pending_site = -1;  // the thread and site of an in-flight cp_async
+  int32_t pending = -1, pending_site = -1;  // the thread and site of an in-flight cp_async or tma_load
+  bool pending_tma = false;                 // the copy in flight is a tma_load
   // The accessing threads' clocks (mbarrier ordering within the interval).
   int32_t writer_clock = 0, reader_clock = 0, reader2_clock = 0;
   // wgmmas issued but not yet waited for that read the element (across
@@ -169,6 +170,15 @@ struct AsyncCopy {
   uint8_t data[16];
   int32_t bytes, elem_bytes, group, site, dst_buffer;
   int64_t dst_offset;
+};
+
+// A tma_load issued but not landed: the box as read when issued (zeros
+// outside the tensor), written to shared memory when the phase of its
+// mbarrier completes.
+struct TmaCopy {
+  std::vector<std::pair<char*, int64_t>> dst;  // per element: its shared address, its offset in the tile's buffer
+  std::vector<uint8_t> data;
+  int32_t elem_bytes = 0, thread = -1;
 };
 
 // A shared-memory read of an issued wgmma, checked for races when the
@@ -201,6 +211,8 @@ struct Fiber {
   int64_t known_epoch = -1;
   std::vector<WgmmaRead> wgmma_reads;  // --check-races: reads of wgmmas not yet waited for
   int32_t wgmma_groups = 0;            // wgmma_commit calls so far
+  std::vector<WgmmaRead> tma_store_reads;  // --check-races: reads of tma_stores not yet waited for
+  int32_t tma_store_groups = 0;            // tma_store_commit calls so far
 };
 
 // An mbarrier of the block, by its shared-memory offset: the arrivals and
@@ -218,6 +230,12 @@ struct Mbarrier {
   // had learnt themselves (a vector clock, so the order is transitive).
   std::vector<int32_t> joined, completed;
   int64_t joined_epoch = -1, completed_epoch = -1;
+  // tma_loads of the current phase, and their bytes: they land as late as
+  // the hardware may let them, when the phase would complete with them and
+  // a thread waits for it (so a read before the wait sees the old tile).
+  std::vector<TmaCopy> copies;
+  int64_t inflight = 0;
+  int64_t key = 0;  // its shared offset
 };
 
 struct Warp {
@@ -498,7 +516,7 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
       d.buffer = m.buffer;
       d.offset = m.index;
       d.extent = m.pending;
-      d.address = m.tx;
+      d.address = m.tx - m.inflight;  // in-flight tma_loads would land at a wait
       d.bits = f.wait_parity;
       for (int32_t j = 0; j < n && d.other_thread < 0; ++j) {
         const Fiber& o = b.fibers[static_cast<size_t>(j)];
@@ -703,6 +721,7 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     Shadow fresh{g_block->epoch};
     fresh.pending = s.pending;
     fresh.pending_site = s.pending_site;
+    fresh.pending_tma = s.pending_tma;
     fresh.grid_noted = s.grid_noted;
     fresh.async_reads = s.async_reads;
     fresh.async_reader = s.async_reader;
@@ -732,7 +751,20 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
   };
   auto other = [&](int32_t t, int32_t c) { return t >= 0 && t != me && !Ordered(me, t, c); };
   if (s.pending >= 0) {
-    race(s.pending, s.pending_site, true, false, true);
+    if (s.pending_tma) {
+      CpuFinding f{CpuFinding::Kind::Race};
+      f.site = site;
+      f.other_site = s.pending_site;
+      f.buffer = buffer;
+      f.offset = offset;
+      f.thread = me;
+      f.other_thread = s.pending;
+      f.write = is_write;
+      f.other_tma = true;
+      Record(f);
+    } else {
+      race(s.pending, s.pending_site, true, false, true);
+    }
   } else if (access != GridAccess::Read && s.async_reads > 0) {
     race(s.async_reader, s.async_site, false, false, false);  // a wgmma still reads it
   } else if (other(s.writer, s.writer_clock)) {
@@ -770,6 +802,69 @@ void Land(int32_t me, const AsyncCopy& c) {
     s.pending = s.pending_site = -1;
     CheckRace(me, a, c.dst_buffer, c.dst_offset + k, GridAccess::Write, false, c.site);
   }
+}
+
+// The mbarrier at shared offset `key`; one used before its init is
+// reported, and the block abandoned (never returns then).
+Mbarrier& InitializedMbarrier(tmc_cpu_thread* t, int64_t key, int32_t buffer, int64_t index, int32_t site) {
+  auto it = g_block->mbarriers.find(key);
+  if (it == g_block->mbarriers.end()) {
+    CpuFinding f{CpuFinding::Kind::MbarrierUninitialized};
+    f.site = site;
+    f.thread = t->linear_tid;
+    f.buffer = buffer;
+    f.offset = index;
+    Record(f);
+    g_block->aborted = true;
+    Park(State::Done, site);  // never resumes
+  }
+  return it->second;
+}
+
+// An arrival of thread `tid` on `m` (or its tma_load's completion): what
+// the thread did so far, and what it knew to have happened before, is
+// ordered before whoever waits for the phase; what it does next is not.
+void JoinArrival(Mbarrier& m, int32_t tid) {
+  Block& b = *g_block;
+  Fiber& me = b.fibers[static_cast<size_t>(tid)];
+  size_t threads = b.fibers.size();
+  if (m.joined_epoch != b.epoch) {
+    m.joined.assign(threads, -1);
+    m.joined_epoch = b.epoch;
+  }
+  int32_t& clock = ClockOf(me);
+  int32_t& own = m.joined[static_cast<size_t>(tid)];
+  own = std::max(own, clock);
+  if (me.known_epoch == b.epoch)
+    for (size_t u = 0; u < threads; ++u) m.joined[u] = std::max(m.joined[u], me.known[u]);
+  ++clock;
+}
+
+// Completes the current phase of `m` when no arrival and no transaction
+// byte is missing: its tma_loads land, and the arrivals' clocks become
+// what its waiters learn.
+void CompleteIfDone(Mbarrier& m, bool waiting) {
+  if (m.pending > 0 || m.tx - m.inflight != 0) return;
+  if (m.inflight > 0 && !waiting) {
+    bool someone = false;  // already parked on this barrier
+    for (const Fiber& f : g_block->fibers) someone = someone || (f.state == State::AtMbarrier && f.wait_bar == m.key);
+    if (!someone) return;
+  }
+  for (const TmaCopy& c : m.copies) {
+    for (size_t k = 0; k < c.dst.size(); ++k) {
+      std::memcpy(c.dst[k].first, c.data.data() + k * static_cast<size_t>(c.elem_bytes), static_cast<size_t>(c.elem_bytes));
+      if (!g_block->check_races) continue;
+      Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(c.dst[k].first)];
+      if (s.pending == c.thread && s.pending_tma) s.pending = s.pending_site = -1, s.pending_tma = false;
+    }
+  }
+  m.copies.clear();
+  m.tx = m.inflight = 0;
+  m.phase ^= 1;
+  m.completed.swap(m.joined);
+  m.completed_epoch = m.joined_epoch;
+  m.joined_epoch = -1;
+  m.pending = m.expected;
 }
 
 void RecordCpAsyncFault(CpuFinding::Kind kind, tmc_cpu_thread* t, int32_t site, int32_t buffer, int64_t offset,
@@ -956,48 +1051,22 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
     Mbarrier& m = b.mbarriers[key];
     m = Mbarrier{};
     m.expected = m.pending = std::clamp<int32_t>(value, 1, (1 << 20) - 1);
+    m.key = key;
     m.buffer = buffer;
     m.index = index;
     return;
   }
-  auto it = b.mbarriers.find(key);
-  if (it == b.mbarriers.end()) {
-    CpuFinding f{CpuFinding::Kind::MbarrierUninitialized};
-    f.site = site;
-    f.thread = t->linear_tid;
-    f.buffer = buffer;
-    f.offset = index;
-    Record(f);
-    b.aborted = true;
-    Park(State::Done, site);  // never resumes
-  }
-  Mbarrier& m = it->second;
+  Mbarrier& m = InitializedMbarrier(t, key, buffer, index, site);
   size_t threads = b.fibers.size();
   if (op != TMC_CPU_MBARRIER_WAIT) {
     if (op == TMC_CPU_MBARRIER_ARRIVE_EXPECT_TX) m.tx += value;
-    if (m.joined_epoch != b.epoch) {
-      m.joined.assign(threads, -1);
-      m.joined_epoch = b.epoch;
-    }
-    // What this thread did so far, and what it knew to have happened
-    // before, is ordered before whoever waits for the phase; what it does
-    // next is not.
-    int32_t& clock = ClockOf(me);
-    int32_t& own = m.joined[static_cast<size_t>(t->linear_tid)];
-    own = std::max(own, clock);
-    if (me.known_epoch == b.epoch)
-      for (size_t u = 0; u < threads; ++u) m.joined[u] = std::max(m.joined[u], me.known[u]);
-    ++clock;
-    if (--m.pending <= 0 && m.tx == 0) {
-      m.phase ^= 1;
-      m.completed.swap(m.joined);
-      m.completed_epoch = m.joined_epoch;
-      m.joined_epoch = -1;
-      m.pending = m.expected;
-    }
+    JoinArrival(m, t->linear_tid);
+    --m.pending;
+    CompleteIfDone(m, false);
     return;
   }
   int32_t parity = value & 1;
+  if (m.phase == parity) CompleteIfDone(m, true);  // its tma_loads land now, if that completes it
   if (m.phase == parity) {
     me.wait_bar = key;
     me.wait_parity = parity;
@@ -1035,6 +1104,120 @@ void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t 
     CheckRace(t->linear_tid, r.addr, r.buffer, r.offset, GridAccess::Read, false, r.site);
   }
   me.wgmma_reads.swap(still);
+}
+
+void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, int32_t rank, const int64_t* geometry,
+                 int32_t elem_bytes, int32_t swizzle, void* bar, int32_t tile_buffer, int64_t tile_base,
+                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int32_t site) {
+  using namespace tmc::runtime;
+  Block& b = *g_block;
+  Fiber& me = Current();
+  int32_t tid = t->linear_tid;
+  const int64_t *dims = geometry, *box = geometry + rank, *origin = geometry + 2 * rank;
+  int64_t count = 1;
+  for (int32_t d = 0; d < rank; ++d) count *= box[d];
+  bool load = op == TMC_CPU_TMA_LOAD;
+  Mbarrier* m = nullptr;
+  if (load) {
+    int64_t key = static_cast<char*>(bar) - t->shared;
+    if (b.check_races) CheckRace(tid, bar, bar_buffer, bar_index, GridAccess::Atomic, false, site);
+    m = &InitializedMbarrier(t, key, bar_buffer, bar_index, site);
+  }
+  // Element k of the box (row-major) sits at tile byte k * e, swizzled on
+  // the shared address as the hardware does (Swizzle<B, 4, 3> on bytes:
+  // the 16-byte chunk XOR the 128-byte row modulo span / 16).
+  int64_t tile_addr = static_cast<char*>(tile) - t->shared;
+  auto shared_at = [&](int64_t k) {
+    int64_t a = tile_addr + k * elem_bytes;
+    if (swizzle > 0) a ^= ((a >> 7) & (swizzle / 16 - 1)) << 4;
+    return t->shared + a;
+  };
+  TmaCopy copy;
+  copy.elem_bytes = elem_bytes;
+  copy.thread = tid;
+  if (load) {
+    copy.dst.reserve(static_cast<size_t>(count));
+    copy.data.assign(static_cast<size_t>(count * elem_bytes), 0);
+  }
+  int64_t coord[8];
+  for (int64_t k = 0; k < count; ++k) {
+    // The element's position in the tensor, and whether it is inside.
+    int64_t rest = k, linear = 0;
+    bool inside = true;
+    for (int32_t d = rank - 1; d >= 0; --d) {
+      coord[d] = origin[d] + rest % box[d];
+      rest /= box[d];
+    }
+    for (int32_t d = 0; d < rank; ++d) {
+      inside = inside && coord[d] >= 0 && coord[d] < dims[d];
+      linear = linear * dims[d] + coord[d];
+    }
+    char* shared = shared_at(k);
+    int64_t tile_offset = (shared - t->shared - tile_base) / elem_bytes;
+    const char* global = static_cast<const char*>(tensor) + (inside ? linear * elem_bytes : 0);
+    if (load) {
+      if (inside) {
+        if (b.check_races) CheckRace(tid, global, tensor_buffer, linear, GridAccess::Read, true, site);
+        std::memcpy(copy.data.data() + k * elem_bytes, global, static_cast<size_t>(elem_bytes));
+      }
+      // The copy may land at any moment until its phase completes: it
+      // races with what others did to the tile in this interval, and with
+      // everything that touches it before the wait.
+      if (b.check_races) {
+        CheckRace(tid, shared, tile_buffer, tile_offset, GridAccess::Write, false, site);
+        Shadow& sh = b.shadow[reinterpret_cast<uintptr_t>(shared)];
+        sh.pending = tid;
+        sh.pending_site = site;
+        sh.pending_tma = true;
+      }
+      copy.dst.emplace_back(shared, tile_offset);
+      continue;
+    }
+    // A store reads the tile until the wait that completes its group, and
+    // writes only the part inside the tensor.
+    if (!inside) continue;
+    if (b.check_races) {
+      CheckRace(tid, shared, tile_buffer, tile_offset, GridAccess::Read, false, site);
+      me.tma_store_reads.push_back(WgmmaRead{shared, tile_buffer, site, me.tma_store_groups, tile_offset});
+      Shadow& sh = b.shadow[reinterpret_cast<uintptr_t>(shared)];
+      ++sh.async_reads;
+      sh.async_reader = tid;
+      sh.async_site = site;
+      CheckRace(tid, global, tensor_buffer, linear, GridAccess::Write, true, site);
+    }
+    std::memcpy(const_cast<char*>(global), shared, static_cast<size_t>(elem_bytes));
+  }
+  if (!load) return;
+  // The box's bytes complete on the mbarrier (zero-filled ones too); the
+  // issuing thread's accesses so far are ordered before the phase's
+  // waiters, as an arrival's are.
+  m->inflight += count * elem_bytes;
+  JoinArrival(*m, tid);
+  m->copies.push_back(std::move(copy));
+  CompleteIfDone(*m, false);
+}
+
+void tmc_cpu_tma_store_sync(tmc_cpu_thread* t, int32_t op, int32_t pending) {
+  using namespace tmc::runtime;
+  Fiber& me = Current();
+  if (op == TMC_CPU_TMA_STORE_COMMIT) {
+    ++me.tma_store_groups;
+    return;
+  }
+  // The groups that complete: all but the `pending` most recent committed.
+  int32_t done_below = me.tma_store_groups - std::max(pending, 0);
+  std::vector<WgmmaRead> still, reads;
+  reads.swap(me.tma_store_reads);
+  for (const WgmmaRead& r : reads) {
+    if (r.group >= done_below) {
+      still.push_back(r);
+      continue;
+    }
+    Shadow& sh = g_block->shadow[reinterpret_cast<uintptr_t>(r.addr)];
+    if (sh.async_reads > 0) --sh.async_reads;
+    CheckRace(t->linear_tid, r.addr, r.buffer, r.offset, GridAccess::Read, false, r.site);
+  }
+  me.tma_store_reads.swap(still);
 }
 
 void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,

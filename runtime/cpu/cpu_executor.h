@@ -43,6 +43,7 @@ struct CpuFinding {
   int32_t block[3] = {0, 0, 0};
   bool write = false, other_write = false;  // cp_async faults: write is the destination side
   bool other_async = false;  // races: the other access is a cp_async still in flight
+  bool other_tma = false;    // ... or a tma_load whose mbarrier phase has not completed
   bool atomic = false, other_atomic = false;  // races: the access is an atomic update (not a plain read)
   int32_t other_block[3] = {0, 0, 0};  // races between blocks: the other block
   int64_t linear_blocks[2] = {0, 0};   // races between blocks: both blocks in grid order

@@ -15,6 +15,8 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_ldmatrix", reinterpret_cast<void*>(&tmc_cpu_ldmatrix)},
           {"tmc_cpu_wgmma", reinterpret_cast<void*>(&tmc_cpu_wgmma)},
           {"tmc_cpu_mbarrier", reinterpret_cast<void*>(&tmc_cpu_mbarrier)},
+          {"tmc_cpu_tma", reinterpret_cast<void*>(&tmc_cpu_tma)},
+          {"tmc_cpu_tma_store_sync", reinterpret_cast<void*>(&tmc_cpu_tma_store_sync)},
           {"tmc_cpu_wgmma_sync", reinterpret_cast<void*>(&tmc_cpu_wgmma_sync)},
           {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
@@ -63,6 +65,12 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
         break;
       }
       case runtime::CpuFinding::Kind::Race:
+        if (f.other_tma) {
+          diags.Report(site(f.site), DiagKind::RunTmaRace, f.write ? "write" : "read", buffer(f.buffer), f.offset, fn->name,
+                       f.thread, f.block[0], f.block[1], f.block[2])
+              .Note(site(f.other_site), DiagKind::NoteTmaInFlight, f.other_thread);
+          break;
+        }
         if (f.other_async) {
           diags.Report(site(f.site), DiagKind::RunCpAsyncRace, f.write ? "write" : "read", buffer(f.buffer), f.offset, fn->name,
                        f.thread, f.block[0], f.block[1], f.block[2])
@@ -123,9 +131,12 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
         break;
       case runtime::CpuFinding::Kind::MbarrierDeadlock: {
         std::string missing = fmt::format("{} arrival{}", f.extent, f.extent == 1 ? "" : "s");
-        if (f.address != 0) missing += fmt::format(" and {} transaction bytes", f.address);
-        auto d = diags.Report(site(f.site), DiagKind::RunMbarrierDeadlock, fn->name, f.thread, f.block[0], f.block[1],
-                              f.block[2], buffer(f.buffer), f.offset, f.bits, missing);
+        if (f.address > 0) missing += fmt::format(" and {} transaction bytes", f.address);
+        // More bytes were copied than announced: the count never returns to 0.
+        auto d = f.address < 0 ? diags.Report(site(f.site), DiagKind::RunMbarrierOvercount, fn->name, f.thread, f.block[0],
+                                              f.block[1], f.block[2], buffer(f.buffer), f.offset, f.bits, -f.address)
+                               : diags.Report(site(f.site), DiagKind::RunMbarrierDeadlock, fn->name, f.thread, f.block[0],
+                                              f.block[1], f.block[2], buffer(f.buffer), f.offset, f.bits, missing);
         if (f.other_site >= 0)
           d.Note(site(f.other_site),
                  f.why == runtime::CpuFinding::Why::AtBarrier ? DiagKind::NoteWaitsAtBarrier : DiagKind::NoteWaitsAtWarpOp,

@@ -471,6 +471,11 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
                       (v ? "is " + std::to_string(*v) + ", not positive" : why));
         s.shape.push_back(*v);
       }
+      // As the runtime's checks before a launch (and the GPU's encoding).
+      if (p.buffer->tma) {
+        std::string why = runtime::TmaShapeError(s.shape, static_cast<size_t>(ScalarBytes(s.dtype)));
+        if (!why.empty()) return fail("'" + p.buffer->name + "' " + why);
+      }
       // Host memory is finite: refuse before allocating, not by crashing.
       constexpr double kMaxBytes = 8.0 * (1ull << 30);
       // In double: the element count of a large shape may overflow 64 bits.
