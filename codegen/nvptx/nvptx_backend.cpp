@@ -77,7 +77,8 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, st
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, *error);
   if (!target) return nullptr;
   // DWARF sections in PTX (label differences) need PTX ISA 7.5.
-  std::string features = o.arch == "sm_90a" ? "+ptx80" : o.dwarf ? "+ptx75" : "";
+  // Hopper's asynchronous instructions (expect_tx, TMA) need PTX ISA 8.0.
+  std::string features = o.arch == "sm_90a" || o.arch == "sm_90" ? "+ptx80" : o.dwarf ? "+ptx75" : "";
   llvm::TargetOptions topts;
   // Contraction of a*b+c into fma.rn (one rounding), as nvcc --fmad=true;
   // otherwise the back end prints mul.rn/add.rn, which ptxas must not fuse.

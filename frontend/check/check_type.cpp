@@ -319,7 +319,7 @@ bool Checker::CheckSwizzle(const ast::LayoutSpec& l, const Layout& layout) {
 // kernels above the function can compare distributions.
 void Checker::ResolveParamMappings(ast::FuncDecl* decl) {
   for (const ast::Param& p : decl->params) {
-    if (!p.by) continue;
+    if (!p.by || IsTmaMarker(p.by)) continue;  // `by tma`: reported by DeclareParams
     ExprInfo m = CheckExpr(p.by);
     if (!m.IsError() && m.type->kind != TypeKind::Mapping)
       diags_.Report(p.by->range, DiagKind::ByNotMapping, m.type->ToString());
@@ -332,11 +332,15 @@ void Checker::DeclareParams(const std::vector<ast::Param>& params, bool read_onl
     Symbol s;
     s.name = p.name.name;
     s.decl_range = p.name.range;
-    s.type = ResolveType(p.type, p.by ? MemScope::Register : p.shared ? MemScope::Shared : MemScope::Global);
+    bool tma = p.by && IsTmaMarker(p.by);
+    s.type = ResolveType(p.type, p.by && !tma ? MemScope::Register : p.shared ? MemScope::Shared : MemScope::Global);
     if (p.shared && (body_ != BodyKind::Func || !p.type.is_tensor || p.by)) {
       diags_.Report(p.name.range, DiagKind::SharedParamOutsideFunc);
       s.type = types_.Error();
-    } else if (p.by && body_ == BodyKind::Kernel && IsTmaMarker(p.by)) {
+    } else if (tma && body_ != BodyKind::Kernel) {
+      diags_.Report(p.by->range, DiagKind::TmaParamOutsideKernel);
+      s.type = types_.Error();
+    } else if (tma) {
       // `A: T[M, K] by tma`: the runtime passes a TMA tensor map of A
       // (docs/language.md, "TMA").
       const Type* t = s.type;

@@ -546,6 +546,37 @@ TEST(Half, ConvertsExactlyAndRoundsToNearestEven) {
   EXPECT_EQ(FloatToBf16(1.0f + 1.0f / 256), 0x3f80);   // a tie rounds to even
 }
 
+// A tensor-map parameter: its box and swizzle from the metadata, and the
+// 16-byte row pitch its encoding needs checked before every launch.
+TEST(RuntimeMetadata, ReadsTensorMaps) {
+  std::vector<KernelSignature> k;
+  std::string error;
+  ASSERT_TRUE(ParseKernelMetadata(
+      R"json({"kernels": [{"name": "k", "params": [
+        {"name": "X", "kind": "tensor", "dtype": "f32", "shape": ["M", "N"], "layout": "row_major",
+         "tma": {"box": [16, 32], "swizzle": 128}},
+        {"name": "M", "kind": "shape", "dtype": "i32"}, {"name": "N", "kind": "shape", "dtype": "i32"}],
+       "grid": ["1"], "block": [128]}]})json",
+      &k, &error)) << error;
+  const ParamInfo& x = k.at(0).params.at(0);
+  EXPECT_TRUE(x.tma);
+  EXPECT_EQ(x.tma_box, (std::vector<int64_t>{16, 32}));
+  EXPECT_EQ(x.tma_swizzle, 128);
+  CheckedLaunch launch;
+  std::vector<tmc_arg> args = {Tensor(TMC_F32, {10, 72})};
+  EXPECT_TRUE(CheckArguments(k[0], args.data(), 1, &launch, &error)) << error;
+  args = {Tensor(TMC_F32, {10, 70})};
+  EXPECT_FALSE(CheckArguments(k[0], args.data(), 1, &launch, &error));
+  EXPECT_EQ(error, "argument 1 ('X') is passed as a TMA tensor map, whose rows must be a multiple of 16 bytes: "
+                   "dimension 1 is 70 (280 bytes)");
+  EXPECT_EQ(TmaShapeError({70}, 4), "");  // rank 1: no stride to check
+  // A box of another rank than the tensor's is malformed.
+  EXPECT_FALSE(ParseKernelMetadata(
+      R"json({"kernels": [{"name": "k", "params": [{"name": "X", "kind": "tensor", "dtype": "f32", "shape": ["N"],
+        "tma": {"box": [4, 4], "swizzle": 0}}]}]})json",
+      &k, &error));
+}
+
 }  // namespace
 }  // namespace tmc::runtime
 

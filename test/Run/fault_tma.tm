@@ -1,0 +1,56 @@
+// Planted TMA faults, each found by tmc run at its source line: a read of
+// the tile before the mbarrier wait that its tma_load completes (a race
+// with --check-races; without it the tile still holds what was there
+// before, as on the GPU: the result is wrong), a copy larger than the
+// bytes announced to the mbarrier (its phase never completes: a deadlock),
+// a tensor whose rows are not whole 16-byte pieces (refused before the
+// launch, as the driver's encoding would), and a kernel built for sm_80.
+// RUN: not %tmc run %s --arch=sm_90a --kernel early_read --shape M=8,N=64 --check-races 2>&1 | FileCheck %s --check-prefix=RACE
+// RUN: not %tmc run %s --arch=sm_90a --kernel early_read --shape M=8,N=64 2>&1 | FileCheck %s --check-prefix=STALE
+// RUN: not %tmc run %s --arch=sm_90a --kernel short_tx --shape M=8,N=64 2>&1 | FileCheck %s --check-prefix=OVERCOUNT
+// RUN: not %tmc run %s --arch=sm_90a --kernel short_tx --shape M=8,N=70 2>&1 | FileCheck %s --check-prefix=PITCH
+// RUN: not %tmc %s --arch=sm_80 2>&1 | FileCheck %s --check-prefix=ARCH
+// RACE: fault_tma.tm:33:11: error: read of 'tile' element {{[0-9]+}} in kernel 'early_read' by thread {{[0-9]+}} of block ({{[0-9]+}}, {{[0-9]+}}, 0) before the mbarrier phase that completes the tma_load into it
+// RACE: fault_tma.tm:29:5: note: the tma_load by thread 0, still in flight
+// STALE: result:     FAIL
+// OVERCOUNT: fault_tma.tm:50:3: error: kernel 'short_tx' deadlocks: thread 0 of block (0, 0, 0) waits on mbarrier 'bar'[0] for its phase of parity 0 to complete, but its tma_loads brought 256 transaction bytes more than mbarrier_arrive_expect_tx announced, so the phase never completes
+// PITCH: error: 'X' is passed as a TMA tensor map, whose rows must be a multiple of 16 bytes: dimension 1 is 70 (280 bytes)
+// ARCH: fault_tma.tm:25:27: error: 'mbarrier_init' needs --arch=sm_90 or sm_90a
+
+op twice2d(X: f32[M, N]) -> f32[M, N] { out[i, j] = X[i, j] * 2.0; }
+
+kernel early_read(X: f32[M, N] by tma, Y: f32[M, N]) implements twice2d grid(cdiv(N, 32), cdiv(M, 4)) block(128) {
+  shared tile: f32[4, 32];
+  shared bar: mbarrier[1];
+  if (threadIdx.x == 0) { mbarrier_init(bar[0], 1); }
+  sync;
+  if (threadIdx.x == 0) {
+    mbarrier_arrive_expect_tx(bar[0], 4 * 32 * 4);
+    tma_load(tile, X[blockIdx.y * 4, blockIdx.x * 32], bar[0]);
+  }
+  let r = threadIdx.x / 32;
+  let c = threadIdx.x % 32;
+  let v = tile[r, c];  // before the wait
+  mbarrier_wait(bar[0], 0);
+  let i = blockIdx.y * 4 + r;
+  let j = blockIdx.x * 32 + c;
+  if (i < M && j < N) { Y[i, j] = v * 2.0; }
+}
+
+// Announces half the box's bytes.
+kernel short_tx(X: f32[M, N] by tma, Y: f32[M, N]) implements twice2d grid(cdiv(N, 32), cdiv(M, 4)) block(128) {
+  shared tile: f32[4, 32];
+  shared bar: mbarrier[1];
+  if (threadIdx.x == 0) { mbarrier_init(bar[0], 1); }
+  sync;
+  if (threadIdx.x == 0) {
+    mbarrier_arrive_expect_tx(bar[0], 4 * 32 * 2);
+    tma_load(tile, X[blockIdx.y * 4, blockIdx.x * 32], bar[0]);
+  }
+  mbarrier_wait(bar[0], 0);
+  let r = threadIdx.x / 32;
+  let c = threadIdx.x % 32;
+  let i = blockIdx.y * 4 + r;
+  let j = blockIdx.x * 32 + c;
+  if (i < M && j < N) { Y[i, j] = tile[r, c] * 2.0; }
+}
