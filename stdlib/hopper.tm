@@ -9,6 +9,8 @@
 // halves, B MN-major as BN / 64 groups of 64 columns. The compiler builds
 // wgmma's matrix descriptors from these layouts; the CPU executor (tmc
 // run --arch=sm_90a) reads the tiles through the same descriptors.
+// matmul_tma (below) computes the same with TMA copies, mbarriers and a
+// producer/consumer split of the block.
 
 import std.nn;     // op matmul_acc
 import std.wgmma;  // wgmma_c
@@ -58,5 +60,91 @@ kernel matmul_wgmma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 12
     let gi = blockIdx.y * 128 + wg * 64 + i;
     let gj = blockIdx.x * BN + j;
     if (gi < M && gj < N) { C[gi, gj] = acc[i, j]; }
+  }
+}
+
+// matmul_tma: the same product, fed by the Tensor Memory Accelerator,
+// warp-specialized and persistent. A and B reach the kernel as TMA tensor
+// maps (boxes of 64 x 64 with the 128-byte swizzle, the layout wgmma
+// reads). A block of three warpgroups: one thread of warpgroup 0 (the
+// producer) issues the copies of each k-tile into a STAGES-deep ring,
+// announcing their bytes on the stage's `full` mbarrier; warpgroups 1 and
+// 2 (the consumers, 64 rows of the 128 x BN tile each) wait on `full`,
+// issue wgmma with one group left in flight, and release the stage read
+// by the previous one on its `empty` mbarrier (256 arrivals), which the
+// producer waits on before refilling it. The grid is at most SMS blocks
+// (the GPU's SM count: 132 on H100 and H200), each taking tiles
+// blockIdx.x, blockIdx.x + gridDim.x, ...: the producer goes on loading
+// the next tile while the consumers store this one. A k-iteration counter
+// `it` runs across tiles, so stage `it % STAGES` is in its use
+// `it / STAGES` (the parity its barriers wait for). Edges need no guard
+// on the loads: TMA zero-fills boxes that cross the matrices' ends.
+kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128, STAGES: int in [2, 3, 4, 5] = 4,
+                  SMS: int = 132>(
+    A: T[M, K] by tma, B: T[K, N] by tma, C: f32[M, N])
+    implements matmul_acc
+    // Rows of A and B are whole 16-byte pieces (TMA; a launch condition);
+    // the stages fit in shared memory.
+    where K % 8 == 0, N % 8 == 0, (128 + BN) * 128 * STAGES <= 200 * 1024
+    grid(min(SMS, cdiv(M, 128) * cdiv(N, BN))) block(384)
+{
+  shared sa: T[STAGES, 2, 64, 64] swizzle(3, 3, 3);
+  shared sb: T[STAGES, BN / 64, 64, 64] swizzle(3, 3, 3);
+  shared full: mbarrier[STAGES];
+  shared empty: mbarrier[STAGES];
+  if (threadIdx.x < STAGES) {
+    mbarrier_init(full[threadIdx.x], 1);
+    mbarrier_init(empty[threadIdx.x], 256);
+  }
+  sync;
+  let tiles_n = cdiv(N, BN);
+  let tiles = cdiv(M, 128) * tiles_n;
+  let kt_count = cdiv(K, 64);
+  let wg = threadIdx.x / 128;
+  if (wg == 0) {
+    // The producer: one thread issues every copy (the others have nothing to do).
+    if (threadIdx.x == 0) {
+      var it = 0;
+      for tile in range(blockIdx.x, tiles, gridDim.x) {
+        let m0 = (tile / tiles_n) * 128;
+        let n0 = (tile % tiles_n) * BN;
+        for kt in range(kt_count) {
+          let st = it % STAGES;
+          let use = it / STAGES;
+          if (use > 0) { mbarrier_wait(empty[st], (use - 1) % 2); }  // its previous k-tile was read
+          mbarrier_arrive_expect_tx(full[st], (128 + BN) * 64 * 2);  // the bytes of the copies below
+          tma_load(sa[st, 0], A[m0, kt * 64], full[st]);
+          tma_load(sa[st, 1], A[m0 + 64, kt * 64], full[st]);
+          for g in range(BN / 64) { tma_load(sb[st, g], B[kt * 64, n0 + g * 64], full[st]); }
+          it += 1;
+        }
+      }
+    }
+  } else {
+    // The consumers: warpgroup 1 + half computes rows 64 * half .. of the tile.
+    let half = wg - 1;
+    register acc: f32[64, BN] by repeat(1, BN / 8) * wgmma_c;
+    var it = 0;
+    for tile in range(blockIdx.x, tiles, gridDim.x) {
+      let m0 = (tile / tiles_n) * 128;
+      let n0 = (tile % tiles_n) * BN;
+      for kt in range(kt_count) {
+        let st = it % STAGES;
+        mbarrier_wait(full[st], (it / STAGES) % 2);
+        wgmma_fence();
+        wgmma(acc, sa[st, half], sb[st], kt > 0);
+        wgmma_commit();
+        wgmma_wait(1);  // the previous k-tile's wgmma is done: release its stage
+        if (kt > 0) { mbarrier_arrive(empty[(it + STAGES - 1) % STAGES]); }
+        it += 1;
+      }
+      wgmma_wait(0);
+      mbarrier_arrive(empty[(it + STAGES - 1) % STAGES]);
+      for (i, j) in repeat(1, BN / 8) * wgmma_c on threadIdx.x % 128 {
+        let gi = m0 + half * 64 + i;
+        let gj = n0 + j;
+        if (gi < M && gj < N) { C[gi, gj] = acc[i, j]; }
+      }
+    }
   }
 }

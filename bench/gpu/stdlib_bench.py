@@ -301,6 +301,17 @@ def build_cases(small, attention_kernels):
             torch_fn=lambda t, a, b: a @ b, triton_fn=lambda tp, a, b: tp.matmul(a, b),
             flops=2 * n ** 3, rate="bf16",
             no_compile="default mode calls the same cuBLAS kernel as eager"))
+    # The TMA-fed, warp-specialized, persistent version (std.hopper's
+    # matmul_tma: a producer thread issues TMA copies into a STAGES-deep
+    # ring ordered by mbarriers, two consumer warpgroups run wgmma), tuned
+    # over BN and STAGES: the kernel meant to reach 1.0x cuBLAS at 8192^3.
+    for n in MM:
+        cases.append(Case(
+            f"matmul bf16 {n}^3 f32 out (tma)", "hopper", [KernelUse("matmul_tma", {"T": "bf16"}, tune=True)],
+            [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
+            torch_fn=lambda t, a, b: a @ b, triton_fn=lambda tp, a, b: tp.matmul(a, b),
+            flops=2 * n ** 3, rate="bf16",
+            no_compile="default mode calls the same cuBLAS kernel as eager"))
     bs, bn = (16, 2048) if not small else (2, 64)
     cases.append(Case(
         f"bmm bf16 {bs}x{bn}^3", "matmul", [KernelUse("bmm_tc", {"T": "bf16", "BM": 128}, tune=True)],
