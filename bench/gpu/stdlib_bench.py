@@ -501,8 +501,8 @@ class AttentionInputs:
 
 
 def attention_cases(kernels, small):
-    """One case per attention kernel of std.attention (being written when this
-    was): seq 4096 and 16384, head dim 128, batch x heads filling the GPU."""
+    """One case per attention kernel of std.attention and std.hopper_attention:
+    seq 4096 and 16384, head dim 128, batch x heads filling the GPU."""
     cases = []
     sizes = [(64, 4096), (16, 16384)] if not small else [(2, 128)]
     for name, cands in sorted(kernels.items()):
@@ -1121,7 +1121,7 @@ def main():
         print(f"stdlib bench: nothing prepared in {args.ptx}: run bench/gpu/prepare_stdlib.sh (where tmc runs) "
               "and carry that folder")
         return 1
-    attention = {k: v for k, v in prepared.items() if v[0].module == "attention"}
+    attention = {k: v for k, v in prepared.items() if v[0].module in ("attention", "hopper_attention")}
     small = args.device == "cpu"
     cases = build_cases(small, attention)
     if args.only:
