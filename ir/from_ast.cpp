@@ -480,8 +480,12 @@ class Lowering {
     const sema::Type* dt = c->args[0]->type;
     int64_t cols = dt->dims[1].value, n = cols <= 256 ? cols : 256;
     Fragments d = FragmentOperand(c->args[0], false, WgmmaD(n), 64, n);
-    TensorRef a = TensorOf(c->args[1]), b = TensorOf(c->args[2]);
     const sema::Type *at = c->args[1]->type, *bt = c->args[2]->type;
+    // A in registers (wgmma_a fragments), or a shared tile.
+    bool a_in_registers = at->scope == sema::MemScope::Register;
+    std::optional<Fragments> ar;
+    if (a_in_registers) ar = FragmentOperand(c->args[1], false, WgmmaA(), 64, 16);
+    TensorRef a = a_in_registers ? TensorRef{} : TensorOf(c->args[1]), b = TensorOf(c->args[2]);
     int64_t elem = ScalarBytes(at->scalar);
     int64_t span_elems = bt->dims.back().value, span = span_elems * elem;
     int64_t k_extent = at->dims[1].value, b_rows = bt->dims[bt->Rank() - 2].value;
@@ -491,7 +495,7 @@ class Lowering {
       return static_cast<int64_t>(v);
     };
     int64_t a_span = at->dims[1].value * elem;
-    int64_t a_bits = bits(16, 8 * a_span, mode(a_span));
+    int64_t a_bits = a_in_registers ? 0 : bits(16, 8 * a_span, mode(a_span));
     int64_t b_bits = transposed ? bits(16, 8 * span, mode(span)) : bits(b_rows * span, 8 * span, mode(span));
     Expr accumulate = c->args.size() == 4 ? Value(c->args[3]) : IntImm::Make(ScalarKind::Bool, 1);
     if (!accumulate->as<IntImm>() && !accumulate->as<VarRef>()) {
@@ -503,7 +507,8 @@ class Lowering {
     std::vector<Expr> calls;
     for (int64_t k = 0; k < k_extent; k += 16)
       for (const FragmentPiece& p : d.pieces) {
-        Expr a_start = Load::Make(a.buffer, a.Full({i32(p.row), i32(k)}));
+        Expr a_start = a_in_registers ? RegisterAt(*ar, ARegister(*ar, p.row, k))
+                                      : Load::Make(a.buffer, a.Full({i32(p.row), i32(k)}));
         Expr b_start = transposed        ? Load::Make(b.buffer, b.Full({i32(p.col), i32(k)}))
                        : bt->Rank() == 3 ? Load::Make(b.buffer, b.Full({i32(p.col / span_elems), i32(k), i32(p.col % span_elems)}))
                                          : Load::Make(b.buffer, b.Full({i32(k), i32(p.col)}));
@@ -511,7 +516,7 @@ class Lowering {
                                    {RegisterAt(d, p.reg), a_start, b_start, k == 0 ? accumulate : IntImm::Make(ScalarKind::Bool, 1),
                                     i32(n), IntImm::Make(ScalarKind::I64, a_bits), IntImm::Make(ScalarKind::I64, b_bits),
                                     i32(transposed ? 0 : 1)},
-                                   nullptr, {d.buffer}));
+                                   nullptr, a_in_registers ? std::vector<BufferPtr>{d.buffer, ar->buffer} : std::vector<BufferPtr>{d.buffer}));
       }
     return EmitAllButLast(calls, c->range);
   }
@@ -535,6 +540,13 @@ class Lowering {
     if (load) args.push_back(Value(c->args[2]));
     for (const ast::Expr* x : origin->indices) args.push_back(Cast::Make(ScalarKind::I32, Value(x)));
     return Call::Make(ScalarKind::I32, load ? Intrinsic::TmaLoad : Intrinsic::TmaStore, std::move(args), nullptr, {map});
+  }
+
+  // The register of the A fragment at (row, k) (the checker saw it exists).
+  static int64_t ARegister(const Fragments& f, int64_t row, int64_t k) {
+    for (const FragmentPiece& p : f.pieces)
+      if (p.row == row && p.col == k) return p.reg;
+    TMC_CHECK(false, "wgmma A fragment without a piece at an origin the checker saw");
   }
 
   // ldmatrix over fragment tiles: runs of consecutive 8x8 matrices of one

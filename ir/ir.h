@@ -106,7 +106,9 @@ enum class Intrinsic {
   // (addresses in shared memory, the descriptors' start), accumulate (bool:
   // false gives d = a * b), N (i32), the constant bits of A's and of B's
   // matrix descriptor (i64: LBO, SBO, swizzle mode), trans-b (i32: 1 when B
-  // is MN-major). A is K-major. The elements are A's buffer's.
+  // is MN-major). A is K-major. The elements are A's buffer's. With A in
+  // registers: buffers {d, a}, args[1] is a's first register (i32, one
+  // m64k16 fragment of wgmma_a) and A's descriptor bits are 0.
   Wgmma,
   WgmmaFence,
   WgmmaCommit,

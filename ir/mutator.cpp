@@ -241,12 +241,13 @@ void Visitor::Visit(const Return* s) { Walk(s->value); }
 void Visitor::Visit(const Barrier*) {}
 void Visitor::Visit(const Evaluate* s) { Walk(s->value); }
 
-std::vector<const Buffer*> WgmmaAccumulators(const Function& fn) {
+std::vector<const Buffer*> WgmmaRegisters(const Function& fn) {
   struct Find : Visitor {
     std::vector<const Buffer*> found;
     void Visit(const Call* c) override {
-      if (c->intrinsic == Intrinsic::Wgmma && std::find(found.begin(), found.end(), c->buffers[0].get()) == found.end())
-        found.push_back(c->buffers[0].get());
+      if (c->intrinsic == Intrinsic::Wgmma)
+        for (const BufferPtr& b : c->buffers)  // the accumulator, and A when in registers
+          if (std::find(found.begin(), found.end(), b.get()) == found.end()) found.push_back(b.get());
       Visitor::Visit(c);
     }
   } find;

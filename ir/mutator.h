@@ -39,8 +39,10 @@ class Visitor {
 #include "ir/node_kinds.def"
 };
 
-/// The register buffers that wgmma accumulates into in `fn`, in order of
-/// first use (code generation passes them through each wgmma_wait).
-std::vector<const Buffer*> WgmmaAccumulators(const Function& fn);
+/// The register buffers that wgmma reads and writes asynchronously in
+/// `fn`: its accumulators and its A operands in registers, in order of
+/// first use (code generation passes them through each wgmma_fence and
+/// wgmma_wait).
+std::vector<const Buffer*> WgmmaRegisters(const Function& fn);
 
 }  // namespace tmc::ir

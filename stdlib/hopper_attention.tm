@@ -6,13 +6,13 @@
 // consumer warpgroups, 64 query rows each, compute S = Q K^T with wgmma_t
 // (K as stored, K-major), the softmax online in registers (running row
 // maximum and sum in f32, O rescaled when the maximum grows), and O += P V
-// with wgmma, P passing through shared memory (double-buffered: the tile
-// written at step n was last read by the wgmma of step n - 2, which every
-// thread of the warpgroup has waited for before the `pbar` barrier of step
-// n - 1). No score matrix reaches global memory. HD (the head dimension) is
-// 64 or 128: the candidate with HD == D serves a launch. Not yet: P kept in
-// registers (wgmma with A from registers), the two warpgroups' GEMMs and
-// softmax overlapped (FA3's ping-pong), causal masking.
+// with wgmma, P staying in registers: S is declared by repeat(1, 4) *
+// wgmma_a (std.wgmma; the same threads and registers as the accumulator
+// layout repeat(1, 8) * wgmma_c), so P, the A operand of the second wgmma,
+// is S converted element by element in one loop. No score matrix reaches
+// global or shared memory. HD (the head dimension) is 64 or 128: the
+// candidate with HD == D serves a launch. Not yet: the two warpgroups'
+// GEMMs and softmax overlapped (FA3's ping-pong), causal masking.
 //
 // A module of its own: it imports std.attention (the op), whose kernels
 // `-D` reaches too, so its parameters are named to suit both (T, HD) or
@@ -24,24 +24,21 @@ import std.wgmma;      // wgmma_c
 kernel attention_tma<T: type in [f16, bf16] = f16, HD: int in [64, 128] = 64, KV_STAGES: int in [2, 3, 4] = 2>(
     Q: T[B, H, S, D] by tma, K: T[B, H, SK, D] by tma, V: T[B, H, SK, D] by tma, scale: f32, O: T[B, H, S, D])
     implements attention
-    // The stages, Q, and P's two tiles per warpgroup fit in shared memory.
-    where HD == D, KV_STAGES * 4 * 64 * HD + 2 * 128 * HD + 32768 <= 220 * 1024
+    // The stages and Q fit in shared memory.
+    where HD == D, KV_STAGES * 4 * 64 * HD + 2 * 128 * HD <= 220 * 1024
     grid(cdiv(S, 128), H, B) block(384)
 {
   shared sq: T[2, HD / 64, 64, 64] swizzle(3, 3, 3);
   shared sk: T[KV_STAGES, HD / 64, 64, 64] swizzle(3, 3, 3);
   shared sv: T[KV_STAGES, HD / 64, 64, 64] swizzle(3, 3, 3);
-  shared sp: T[2, 2, 64, 64] swizzle(3, 3, 3);
   shared qbar: mbarrier[1];
   shared full: mbarrier[KV_STAGES];
   shared empty: mbarrier[KV_STAGES];
-  shared pbar: mbarrier[2];
   if (threadIdx.x < KV_STAGES) {
     mbarrier_init(full[threadIdx.x], 1);
     mbarrier_init(empty[threadIdx.x], 256);
   }
   if (threadIdx.x == 0) { mbarrier_init(qbar[0], 1); }
-  if (threadIdx.x < 2) { mbarrier_init(pbar[threadIdx.x], 128); }
   sync;
   let bb = blockIdx.z;
   let hh = blockIdx.y;
@@ -68,12 +65,13 @@ kernel attention_tma<T: type in [f16, bf16] = f16, HD: int in [64, 128] = 64, KV
     // The consumers: warpgroup 1 + half owns query rows q0 + 64 * half ...
     let half = wg - 1;
     let t = threadIdx.x % 128;
-    let smap = repeat(1, 8) * wgmma_c;
+    let smap = repeat(1, 4) * wgmma_a;  // S as wgmma's accumulator, P as its A operand
     let omap = repeat(1, HD / 8) * wgmma_c;
     // Row statistics: thread 32w + 4g + c keeps those of its rows
     // 16w + g and 16w + g + 8 (once per thread of the quad: rmap's column is c).
     let rmap = spatial(4, 1) * repeat(2, 1) * spatial(8, 4);
     register s: f32[64, 64] by smap;
+    register p: T[64, 64] by smap;
     register o: f32[64, HD] by omap;
     register mrow: f32[64, 4] by rmap;
     register lrow: f32[64, 4] by rmap;
@@ -129,15 +127,10 @@ kernel attention_tma<T: type in [f16, bf16] = f16, HD: int in [64, 128] = 64, KV
           if (i == r) { o[i, j] *= alpha[r, c]; }
         }
       }
-      // P in T through shared memory, visible to wgmma (the asynchronous
-      // proxy) and to the whole warpgroup before the instruction reads it.
-      for (i, j) in smap on t { sp[half, n % 2, i, j] = T(s[i, j]); }
-      fence_proxy_async();
-      mbarrier_arrive(pbar[half]);
-      mbarrier_wait(pbar[half], n % 2);
-      // O += P V.
+      // O += P V, P in T in registers.
+      for (i, j) in smap on t { p[i, j] = T(s[i, j]); }
       wgmma_fence();
-      wgmma(o, sp[half, n % 2], sv[st]);
+      wgmma(o, p, sv[st]);
       wgmma_commit();
       wgmma_wait(0);
       mbarrier_arrive(empty[st]);  // the stage may be refilled

@@ -11,3 +11,12 @@ import std.mma;
 // m64n8: warp w, lane 4g + t holds (16w + g, 2t), (16w + g, 2t + 1),
 // (16w + g + 8, 2t), (16w + g + 8, 2t + 1).
 let wgmma_c = spatial(4, 1) * mma_c;
+
+// wgmma's A operand in registers (m64k16, f16 or bf16): warp w holds rows
+// 16w .. 16w + 15 as mma.m16n8k16's A fragment. An A of 64 * R rows and K
+// columns is `repeat(R, K / 16) * wgmma_a`. Since mma_a = repeat(1, 2) *
+// mma_c, an accumulator declared `by repeat(1, N / 16) * wgmma_a` (the
+// same threads and registers as repeat(1, N / 8) * wgmma_c) can be turned
+// into the A operand of a following wgmma in one loop over that mapping,
+// as attention does with P = softmax(S).
+let wgmma_a = spatial(4, 1) * mma_a;

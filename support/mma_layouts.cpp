@@ -36,6 +36,10 @@ TaskMapping WgmmaD(int64_t n) {
   return Chain({{K::Repeat, {1, n / 8}}, {K::Spatial, {4, 1}}, {K::Repeat, {2, 1}}, {K::Spatial, {8, 4}}, {K::Repeat, {1, 2}}});
 }
 
+TaskMapping WgmmaA() {
+  return Chain({{K::Spatial, {4, 1}}, {K::Repeat, {1, 2}}, {K::Repeat, {2, 1}}, {K::Spatial, {8, 4}}, {K::Repeat, {1, 2}}});
+}
+
 bool SameAssignment(const TaskMapping& m, const TaskMapping& layout) {
   if (m.Workers() != layout.Workers() || m.Shape() != layout.Shape()) return false;
   for (int64_t w = 0; w < m.Workers(); ++w)

@@ -29,6 +29,10 @@ TaskMapping MmaM16N8K16C();
 /// of mma.m16n8k16 repeated over the N / 8 column blocks, block by block:
 /// repeat(1, N / 8) * spatial(4, 1) * mma_c. `n` is 8 .. 256, a multiple of 8.
 TaskMapping WgmmaD(int64_t n);
+/// wgmma's A fragment in registers (m64k16, f16/bf16): warp w of the
+/// warpgroup holds rows 16w .. 16w + 15 as mma.m16n8k16's A fragment
+/// (std.wgmma's wgmma_a = spatial(4, 1) * mma_a).
+TaskMapping WgmmaA();
 
 /// True when `m` gives every worker the same ordered tasks as `layout`
 /// (which can be written as a different composition).

@@ -59,9 +59,11 @@ void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, in
 /* wgmma.mma_async m64nNk16 (f32 accumulate) for this thread's share of D
  * (its n / 2 registers): A and B are read from shared memory through the
  * matrix descriptors exactly as the GPU gets them (A K-major; B MN-major
- * with trans_b); scale_d 0 ignores D's old values. The buffers and byte
- * offsets of A and B in shared memory name them in race reports. */
-void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc, int32_t n, int32_t trans_b,
+ * with trans_b); scale_d 0 ignores D's old values. With `a_regs` (A in
+ * registers, this thread's wgmma_a fragment of 8 halves), the warp's
+ * fragments give A and `a_desc` is unused. The buffers and byte offsets of
+ * A and B in shared memory name them in race reports. */
+void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, const uint16_t* a_regs, uint64_t a_desc, uint64_t b_desc, int32_t n, int32_t trans_b,
                    int32_t scale_d, int32_t bf16, int32_t a_buffer, int64_t a_base, int32_t b_buffer, int64_t b_base,
                    int32_t site);
 /* wgmma_fence / wgmma_commit / wgmma_wait(pending): the warp's lanes meet

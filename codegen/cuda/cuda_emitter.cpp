@@ -185,7 +185,7 @@ class Printer {
     visible_.clear();
     for (const ir::Param& p : fn.params)
       if (p.buffer) visible_.push_back(p.buffer.get());
-    wgmma_accumulators_ = ir::WgmmaAccumulators(fn);
+    wgmma_registers_ = ir::WgmmaRegisters(fn);
     fn_ = &fn;
     out_ += "\n" + Signature(fn) + " {\n";
     if (fn.shared_bytes > 0) {
@@ -211,12 +211,15 @@ class Printer {
   // An empty asm per wgmma accumulator register in scope ("+f"), so that
   // nvcc moves no access to them across the wgmma fence or wait next to it
   // (CUTLASS's warpgroup_fence_operand).
-  std::string FenceAccumulators() {
+  std::string FenceWgmmaRegisters() {
     std::string out;
-    for (const ir::Buffer* acc : wgmma_accumulators_) {
+    for (const ir::Buffer* acc : wgmma_registers_) {
       if (std::find(visible_.begin(), visible_.end(), acc) == visible_.end()) continue;
-      out += fmt::format(" for (int tmc_i = 0; tmc_i < {}; ++tmc_i) asm volatile(\"\" : \"+f\"({}[tmc_i]) :: \"memory\");",
-                         AllocatedElements(*acc), BufName(*acc));
+      // Accumulators as f32, A operands in registers as the b32 pairs wgmma reads.
+      bool f32 = acc->elem == ScalarKind::F32;
+      out += fmt::format(" for (int tmc_i = 0; tmc_i < {}; ++tmc_i) asm volatile(\"\" : \"+{}\"({}[tmc_i]) :: \"memory\");",
+                         f32 ? AllocatedElements(*acc) : AllocatedElements(*acc) / 2, f32 ? "f" : "r",
+                         f32 ? BufName(*acc) : "reinterpret_cast<uint32_t*>(" + BufName(*acc) + ")");
     }
     return out;
   }
@@ -399,12 +402,12 @@ class Printer {
             "bra LAB_WAIT;\\nDONE:\\n}}\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
             shared_addr(c.args[0]), Expr(c.args[1]));
       case Intrinsic::WgmmaFence:
-        return FenceAccumulators() + " asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");";
+        return FenceWgmmaRegisters() + " asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::WgmmaCommit: return "asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::FenceProxyAsync: return "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");";
       case Intrinsic::WgmmaWait:
         return fmt::format("asm volatile(\"wgmma.wait_group.sync.aligned {};\\n\" ::: \"memory\");", *AsConstInt(c.args[0])) +
-               FenceAccumulators();
+               FenceWgmmaRegisters();
       case Intrinsic::CpAsyncCommit: return "asm volatile(\"cp.async.commit_group;\\n\" ::);";
       case Intrinsic::CpAsyncWait:
         return fmt::format("asm volatile(\"cp.async.wait_group {};\\n\" ::);", *AsConstInt(c.args[0]));
@@ -417,21 +420,37 @@ class Printer {
   template <typename SharedAddr>
   std::string WgmmaAsm(const ir::Call& c, const SharedAddr& shared_addr) {
     int64_t n = *AsConstInt(c.args[4]), regs = n / 2;
-    const char* t = c.args[1]->as<Load>()->buffer->elem == ScalarKind::BF16 ? "bf16" : "f16";
+    const Buffer* ar = c.buffers.size() == 2 ? c.buffers[1].get() : nullptr;  // A in registers
+    const char* t = (ar ? ar->elem : c.args[1]->as<Load>()->buffer->elem) == ScalarKind::BF16 ? "bf16" : "f16";
+    int64_t a_operands = ar ? 4 : 1;
     auto desc = [&](const ir::Expr& e, int64_t bits) {
       return fmt::format("(((uint64_t)({}) & 0x3FFFFull) >> 4 | 0x{:x}ull)", shared_addr(e), static_cast<uint64_t>(bits));
     };
     std::string text = fmt::format("{{\\n.reg .pred p;\\nsetp.ne.b32 p, %{}, 0;\\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} {{",
-                                   regs + 2, n, t, t);
+                                   regs + a_operands + 1, n, t, t);
     std::string outs;
     std::string d = "(&" + BufName(*c.buffers[0]) + "[" + Expr(c.args[0]) + "])";
     for (int64_t i = 0; i < regs; ++i) {
       text += fmt::format("{}%{}", i ? "," : "", i);
       outs += fmt::format("{}\"+f\"({}[{}])", i ? ", " : "", d, i);
     }
-    text += fmt::format("}}, %{}, %{}, p, 1, 1, 0, {};\\n}}\\n", regs, regs + 1, *AsConstInt(c.args[7]));
-    return fmt::format("asm volatile(\"{}\" : {} : \"l\"({}), \"l\"({}), \"r\"((int)({})) : \"memory\");", text, outs,
-                       desc(c.args[1], *AsConstInt(c.args[5])), desc(c.args[2], *AsConstInt(c.args[6])), Expr(c.args[3]));
+    // A: its descriptor, or four registers of two halves (imm-trans-a only
+    // for A in shared memory).
+    std::string a_text, a_ins;
+    if (ar) {
+      std::string an = "(&" + BufName(*ar) + "[" + Expr(c.args[1]) + "])";
+      for (int64_t k = 0; k < 4; ++k) {
+        a_text += fmt::format("{}%{}", k ? ", " : "{", regs + k);
+        a_ins += fmt::format("\"r\"(reinterpret_cast<const uint32_t*>({})[{}]), ", an, k);
+      }
+      a_text += "}";
+    } else {
+      a_text = fmt::format("%{}", regs);
+      a_ins = fmt::format("\"l\"({}), ", desc(c.args[1], *AsConstInt(c.args[5])));
+    }
+    text += fmt::format("}}, {}, %{}, p, 1, 1, {}{};\\n}}\\n", a_text, regs + a_operands, ar ? "" : "0, ", *AsConstInt(c.args[7]));
+    return fmt::format("asm volatile(\"{}\" : {} : {}\"l\"({}), \"r\"((int)({})) : \"memory\");", text, outs, a_ins,
+                       desc(c.args[2], *AsConstInt(c.args[6])), Expr(c.args[3]));
   }
 
   std::string Access(const Buffer& b, const std::vector<ir::Expr>& idx) {
@@ -664,7 +683,7 @@ class Printer {
   std::map<const Buffer*, std::string> buffer_names_;  // declared in this function (BufName)
   std::map<std::string, int> declared_;                // declarations per source name
   std::vector<const ir::Buffer*> visible_;             // parameters and register arrays in scope, innermost last
-  std::vector<const ir::Buffer*> wgmma_accumulators_;  // of the function being printed
+  std::vector<const ir::Buffer*> wgmma_registers_;  // of the function being printed
 };
 
 }  // namespace

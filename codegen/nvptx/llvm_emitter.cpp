@@ -232,7 +232,7 @@ class Emitter {
                               b_.getPtrTy(), b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), thread_, TMC_CPU_OFF_SHARED)))
                         : SharedArray(fn);
     }
-    wgmma_accumulators_ = WgmmaAccumulators(fn);
+    wgmma_registers_ = WgmmaRegisters(fn);
     Stmt(fn.body);
     if (!b_.GetInsertBlock()->getTerminator()) {
       if (fn.result) b_.CreateRet(llvm::UndefValue::get(Ty(*fn.result)));
@@ -1114,12 +1114,14 @@ class Emitter {
   // On the host the executor decodes the same descriptors.
   llvm::Value* Wgmma(const Call& c) {
     const Buffer& d = *c.buffers[0];
+    const Buffer* ar = c.buffers.size() == 2 ? c.buffers[1].get() : nullptr;  // A in registers
     auto* a = c.args[1]->as<Load>();
     auto* bl = c.args[2]->as<Load>();
     int64_t n = *AsConstInt(c.args[4]);
     uint64_t a_bits = static_cast<uint64_t>(*AsConstInt(c.args[5])), b_bits = static_cast<uint64_t>(*AsConstInt(c.args[6]));
     int64_t trans_b = *AsConstInt(c.args[7]);
-    bool bf16 = a->buffer->elem == ScalarKind::BF16;
+    bool bf16 = (ar ? ar->elem : a->buffer->elem) == ScalarKind::BF16;
+    llvm::Value* oa = ar ? FragmentOffset(*ar, c.args[1], 8, false) : nullptr;
     llvm::Value* od = FragmentOffset(d, c.args[0], n / 2, true);
     llvm::Value* scale = b_.CreateZExt(Value(c.args[3]), b_.getInt32Ty());
     llvm::Type* i64 = b_.getInt64Ty();
@@ -1131,29 +1133,53 @@ class Emitter {
       llvm::Value* start = b_.CreateLShr(b_.CreateAnd(offset, b_.getInt64(0x3FFFF)), b_.getInt64(4));
       return b_.CreateOr(start, b_.getInt64(bits));
     };
-    llvm::Value *da = desc(*a, a_bits), *db = desc(*bl, b_bits);
+    llvm::Value *da = ar ? nullptr : desc(*a, a_bits), *db = desc(*bl, b_bits);
     if (o_.host) {
       llvm::Type *p = b_.getPtrTy(), *i32 = b_.getInt32Ty();
       auto base = [&](const Buffer& buf) { return HostSharedOffset(buffers_.at(&buf)); };
-      b_.CreateCall(Runtime("tmc_cpu_wgmma", b_.getVoidTy(), {p, p, i64, i64, i32, i32, i32, i32, i32, i64, i32, i64, i32}),
-                    {thread_, RegisterSlot(d, od, 0), da, db, b_.getInt32(static_cast<uint32_t>(n)),
+      // A in registers: the thread's fragment (the executor gathers the
+      // warp's), no descriptor.
+      b_.CreateCall(Runtime("tmc_cpu_wgmma", b_.getVoidTy(), {p, p, p, i64, i64, i32, i32, i32, i32, i32, i64, i32, i64, i32}),
+                    {thread_, RegisterSlot(d, od, 0),
+                     ar ? RegisterSlot(*ar, oa, 0) : static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b_.getPtrTy())),
+                     ar ? b_.getInt64(0) : da, db, b_.getInt32(static_cast<uint32_t>(n)),
                      b_.getInt32(static_cast<uint32_t>(trans_b)), scale, b_.getInt32(bf16),
-                     b_.getInt32(static_cast<uint32_t>(BufferId(*a->buffer))), base(*a->buffer),
+                     b_.getInt32(static_cast<uint32_t>(ar ? -1 : BufferId(*a->buffer))), ar ? b_.getInt64(0) : base(*a->buffer),
                      b_.getInt32(static_cast<uint32_t>(BufferId(*bl->buffer))), base(*bl->buffer),
                      b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
     int64_t regs = n / 2;
     const char* t = bf16 ? "bf16" : "f16";
+    // Operands: D's registers, then A (a descriptor, or four registers of
+    // two halves each), B's descriptor, scale-d.
+    int64_t a_operands = ar ? 4 : 1;
     std::string text = fmt::format("{{\n.reg .pred p;\nsetp.ne.b32 p, ${}, 0;\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} {{",
-                                   2 * regs + 2, n, t, t);
+                                   2 * regs + a_operands + 1, n, t, t);
     std::vector<llvm::Value*> slots;
     for (int64_t i = 0; i < regs; ++i) {
       text += fmt::format("{}${}", i ? ", " : "", i);
       slots.push_back(RegisterSlot(d, od, i));
     }
-    text += fmt::format("}}, ${}, ${}, p, 1, 1, 0, {};\n}}", 2 * regs, 2 * regs + 1, trans_b);
-    AsmOnRegisters(text, slots, {da, db, scale}, "l,l,r");
+    std::vector<llvm::Value*> inputs;
+    std::string a_text, constraints;
+    if (ar) {
+      for (int64_t k = 0; k < 4; ++k) {
+        inputs.push_back(b_.CreateBitCast(HalfPair(*ar, oa, 2 * k), b_.getInt32Ty()));
+        a_text += fmt::format("{}${}", k ? ", " : "{", 2 * regs + k);
+        constraints += "r,";
+      }
+      a_text += "}";
+    } else {
+      inputs.push_back(da);
+      a_text = fmt::format("${}", 2 * regs);
+      constraints += "l,";
+    }
+    inputs.push_back(db);
+    inputs.push_back(scale);
+    // imm-trans-a exists only for A in shared memory.
+    text += fmt::format("}}, {}, ${}, p, 1, 1, {}{};\n}}", a_text, 2 * regs + a_operands, ar ? "" : "0, ", trans_b);
+    AsmOnRegisters(text, slots, inputs, constraints + "l,r");
     return b_.getInt32(0);
   }
 
@@ -1301,6 +1327,7 @@ class Emitter {
 
   // wgmma.fence, wgmma.commit_group, wgmma.wait_group N. The accumulators of
   // the function's wgmma calls pass through the fence and the wait ("+f"),
+  // and so do its A operands in registers ("+r", b32 pairs),
   // so that no write of them is scheduled between the fence and a wgmma,
   // and no read before the wait (CUTLASS's warpgroup_fence_operand before
   // warpgroup_arrive and after warpgroup_wait). On the host: the executor's
@@ -1316,26 +1343,60 @@ class Emitter {
     }
     if (op == TMC_CPU_WGMMA_COMMIT) return InlinePtx(text.c_str());
     if (op == TMC_CPU_WGMMA_FENCE) {
-      PassAccumulatorsThrough("");
+      PassWgmmaRegistersThrough("");
       return InlinePtx(text.c_str());
     }
-    PassAccumulatorsThrough(text);
+    PassWgmmaRegistersThrough(text);
     return b_.getInt32(0);
   }
 
   // An inline asm `text` (may be empty) that takes every wgmma accumulator
   // register of the function in and out ("+f").
-  void PassAccumulatorsThrough(const std::string& text) {
+  void PassWgmmaRegistersThrough(const std::string& text) {
     std::vector<llvm::Value*> slots;
-    for (const Buffer* acc : wgmma_accumulators_) {
+    std::vector<std::pair<const Buffer*, uint64_t>> halves;  // A operands: f16/bf16 pairs, as the b32 wgmma reads
+    for (const Buffer* acc : wgmma_registers_) {
       auto it = buffers_.find(acc);
       if (it == buffers_.end()) continue;  // declared further on
       auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(it->second);
       uint64_t count = alloca ? alloca->getAllocatedType()->getArrayNumElements() : 0;
+      if (acc->elem != ScalarKind::F32) {
+        for (uint64_t k = 0; k + 1 < count; k += 2) halves.emplace_back(acc, k);
+        continue;
+      }
       for (uint64_t k = 0; k < count; ++k) slots.push_back(RegisterSlot(*acc, b_.getInt32(0), static_cast<int64_t>(k)));
     }
-    if (slots.empty() && text.empty()) return;
-    AsmOnRegisters(text, slots, {}, "");
+    if (slots.empty() && halves.empty() && text.empty()) return;
+    if (halves.empty()) return AsmOnRegisters(text, slots, {}, "");
+    // The A registers pass as b32 pairs ("+r"), so that their conversion
+    // and packing stay before the fence (ptxas would inject a warpgroup
+    // arrive otherwise); the f32 ones after them.
+    std::string constraints, body;
+    std::vector<llvm::Type*> types;
+    std::vector<llvm::Value*> operands;
+    size_t n = halves.size() + slots.size();
+    for (size_t i = 0; i < n; ++i) constraints += i < halves.size() ? "=r," : "=f,";
+    for (size_t i = 0; i < n; ++i) constraints += fmt::format("{},", i);
+    for (const auto& [buf, k] : halves) {
+      operands.push_back(b_.CreateBitCast(HalfPair(*buf, b_.getInt32(0), static_cast<int64_t>(k)), b_.getInt32Ty()));
+      types.push_back(b_.getInt32Ty());
+    }
+    for (llvm::Value* s : slots) {
+      operands.push_back(b_.CreateLoad(b_.getFloatTy(), s));
+      types.push_back(b_.getFloatTy());
+    }
+    auto* result = llvm::StructType::get(ctx_, types);
+    auto* type = llvm::FunctionType::get(n == 1 ? types[0] : static_cast<llvm::Type*>(result), types, false);
+    llvm::Value* r = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints + "~{memory}", true), operands);
+    auto out = [&](size_t i) { return n == 1 ? r : b_.CreateExtractValue(r, static_cast<unsigned>(i)); };
+    for (size_t i = 0; i < halves.size(); ++i) {
+      const Buffer& buf = *halves[i].first;
+      llvm::Value* pair = b_.CreateBitCast(out(i), llvm::FixedVectorType::get(Ty(buf.elem), 2));
+      for (unsigned e = 0; e < 2; ++e)
+        b_.CreateStore(b_.CreateExtractElement(pair, e),
+                       RegisterSlot(buf, b_.getInt32(0), static_cast<int64_t>(halves[i].second + e)));
+    }
+    for (size_t i = 0; i < slots.size(); ++i) b_.CreateStore(out(halves.size() + i), slots[i]);
   }
 
   // Inline PTX (side effects, a memory clobber) whose first operands are
@@ -1374,7 +1435,7 @@ class Emitter {
     switch (c.intrinsic) {
       case Intrinsic::CpAsync: return i < 2;
       case Intrinsic::LdMatrix: return i == 0;
-      case Intrinsic::Wgmma: return i == 1 || i == 2;
+      case Intrinsic::Wgmma: return (i == 1 && c.buffers.size() == 1) || i == 2;  // A's register when in registers
       case Intrinsic::MbarrierInit:
       case Intrinsic::MbarrierArrive:
       case Intrinsic::MbarrierArriveExpectTx:
@@ -1505,7 +1566,7 @@ class Emitter {
   std::map<const Var*, llvm::Value*> vars_;
   std::map<const Var*, llvm::AllocaInst*> slots_;
   std::map<const Buffer*, llvm::Value*> buffers_;
-  std::vector<const Buffer*> wgmma_accumulators_;  // of the function being defined
+  std::vector<const Buffer*> wgmma_registers_;  // of the function being defined
   std::vector<Loop> loops_;
 };
 

@@ -49,10 +49,27 @@ ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
     ExprInfo info = CheckExpr(e->args[i]);
     if (info.IsError()) return nullptr;
     const Type* t = info.type;
+    if (i == 1 && t->IsTensor() && t->scope == MemScope::Register) {
+      // A in registers: a tensor of wgmma_a fragments (std.wgmma), whole.
+      bool fits = (t->scalar == ScalarKind::F16 || t->scalar == ScalarKind::BF16) && t->Rank() == 2 &&
+                  t->dims[0].is_const && t->dims[1].is_const && ast::dyn_cast<ast::NameExpr>(e->args[1]);
+      if (!fits) {
+        diags_.Report(e->args[1]->range, DiagKind::BuiltinArgType, 2, name,
+                      "a shared f16 or bf16 matrix [M, K], or a register one of wgmma_a fragments", t->ToString());
+        return nullptr;
+      }
+      if (!t->distributed_by || !SplitIntoFragments(*t->distributed_by, WgmmaA())) {
+        auto diag = diags_.Report(e->args[1]->range, DiagKind::FragmentLayout, 2, name, "wgmma m64k16 A", WgmmaA().ToString());
+        if (info.lvalue_root && t->distributed_by)
+          diag.Note(info.lvalue_root->decl_range, DiagKind::NoteMappingType, t->distributed_by->TypeString());
+        return nullptr;
+      }
+      return t;
+    }
     if (!t->IsTensor() || t->scope != MemScope::Shared || (t->scalar != ScalarKind::F16 && t->scalar != ScalarKind::BF16) ||
         t->Rank() < 2 || t->Rank() > (i == 2 && !transposed ? 3 : 2)) {
       diags_.Report(e->args[i]->range, DiagKind::BuiltinArgType, i + 1, name,
-                    i == 1        ? "a shared f16 or bf16 matrix [M, K]"
+                    i == 1        ? "a shared f16 or bf16 matrix [M, K], or a register one of wgmma_a fragments"
                     : transposed ? "a shared f16 or bf16 matrix [N, K]"
                                  : "a shared f16 or bf16 matrix [K, N] (or [G, K, N / G])",
                     t->ToString());

@@ -31,7 +31,10 @@ class Find : public Visitor {
     if (c->intrinsic == Intrinsic::MmaM16N8K16)
       for (size_t k = 0; k < 4; ++k) Check(*c->buffers[k], {c->args[k]});
     if (c->intrinsic == Intrinsic::LdMatrix) Check(*c->buffers[0], {c->args[1]});
-    if (c->intrinsic == Intrinsic::Wgmma) Check(*c->buffers[0], {c->args[0]});
+    if (c->intrinsic == Intrinsic::Wgmma) {
+      Check(*c->buffers[0], {c->args[0]});
+      if (c->buffers.size() == 2) Check(*c->buffers[1], {c->args[1]});  // A in registers
+    }
     Visitor::Visit(c);
   }
 

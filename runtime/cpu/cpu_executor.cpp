@@ -979,7 +979,7 @@ void tmc_cpu_ldmatrix(tmc_cpu_thread* t, uint16_t* regs, const uint16_t* row, in
     }
 }
 
-void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc, int32_t n, int32_t trans_b,
+void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, const uint16_t* a_regs, uint64_t a_desc, uint64_t b_desc, int32_t n, int32_t trans_b,
                    int32_t scale_d, int32_t bf16, int32_t a_buffer, int64_t a_base, int32_t b_buffer, int64_t b_base,
                    int32_t site) {
   using namespace tmc::runtime;
@@ -987,9 +987,12 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc
   // warpgroup holds, in register i, row 16w + g + 8 * ((i % 4) / 2) and
   // column 8 * (i / 4) + 2q + i % 2. Each reads the operand elements it
   // needs through the descriptors, as the hardware would.
-  MeetWarp(t, site);
   int32_t lane = t->linear_tid % 32, warp = (t->linear_tid % 128) / 32;
   int32_t g = lane / 4, q = lane % 4;
+  Warp& w = g_block->warps[static_cast<size_t>(t->linear_tid / 32)];
+  if (a_regs) w.ptrs[w.phase][lane][0] = a_regs;  // A in registers: the warp's fragments
+  int phase = w.phase;
+  MeetWarp(t, site);
   bool bad = false;
   Fiber& me = Current();
   auto element = [&](uint64_t desc, bool mn_major, int64_t mn, int64_t k, int32_t buffer, int64_t base) -> float {
@@ -1022,8 +1025,22 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, uint64_t a_desc, uint64_t b_desc
     return bf16 ? Bf16ToFloat(x) : HalfToFloat(x);
   };
   float a[2][16];
-  for (int h = 0; h < 2; ++h)
-    for (int k = 0; k < 16; ++k) a[h][k] = element(a_desc, false, 16 * warp + g + 8 * h, k, a_buffer, a_base);
+  if (a_regs) {
+    // mma.m16n8k16's A fragment (std.mma): lane 4g' + t' holds, in half r,
+    // A(g' + 8 * ((r / 2) % 2), 2t' + r % 2 + 8 * (r / 4)) of its warp's rows.
+    for (int h = 0; h < 2; ++h)
+      for (int k = 0; k < 16; ++k) {
+        int row = g + 8 * h;
+        int l = (row % 8) * 4 + (k % 8) / 2, r = (k >= 8 ? 4 : 0) + (row >= 8 ? 2 : 0) + k % 2;
+        uint16_t x = static_cast<const uint16_t*>(w.ptrs[phase][l][0])[r];
+        a[h][k] = bf16 ? Bf16ToFloat(x) : HalfToFloat(x);
+      }
+    // Every lane has read the others' fragments before any changes them.
+    MeetWarp(t, site);
+  } else {
+    for (int h = 0; h < 2; ++h)
+      for (int k = 0; k < 16; ++k) a[h][k] = element(a_desc, false, 16 * warp + g + 8 * h, k, a_buffer, a_base);
+  }
   for (int32_t i = 0; i < n / 2; ++i) {
     int32_t row_half = (i % 4) / 2, col = 8 * (i / 4) + 2 * q + i % 2;
     float acc = scale_d ? d[i] : 0.0f;  // accumulate in f32, as the hardware does
