@@ -291,27 +291,19 @@ def build_cases(small, attention_kernels):
         [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
         torch_fn=lambda t, a, b: a @ b, flops=2 * n ** 3, rate="bf16",
         no_compile="default mode calls the same cuBLAS kernel as eager"))
-    # Hopper's warpgroup MMA (std.hopper: wgmma over 128-byte-swizzled
-    # tiles staged by cp_async), tuned over BN and STAGES; the goal of issue
-    # 14 is 1.0x cuBLAS at 8192^3 bf16 (with TMA and warp specialization).
-    for n in MM:
-        cases.append(Case(
-            f"matmul bf16 {n}^3 f32 out (wgmma)", "hopper", [KernelUse("matmul_wgmma", {"T": "bf16"}, tune=True)],
-            [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
-            torch_fn=lambda t, a, b: a @ b, triton_fn=lambda tp, a, b: tp.matmul(a, b),
-            flops=2 * n ** 3, rate="bf16",
-            no_compile="default mode calls the same cuBLAS kernel as eager"))
-    # The TMA-fed, warp-specialized, persistent version (std.hopper's
-    # matmul_tma: a producer thread issues TMA copies into a STAGES-deep
-    # ring ordered by mbarriers, two consumer warpgroups run wgmma), tuned
-    # over BN and STAGES: the kernel meant to reach 1.0x cuBLAS at 8192^3.
-    for n in MM:
-        cases.append(Case(
-            f"matmul bf16 {n}^3 f32 out (tma)", "hopper", [KernelUse("matmul_tma", {"T": "bf16"}, tune=True)],
-            [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
-            torch_fn=lambda t, a, b: a @ b, triton_fn=lambda tp, a, b: tp.matmul(a, b),
-            flops=2 * n ** 3, rate="bf16",
-            no_compile="default mode calls the same cuBLAS kernel as eager"))
+    # Hopper (std.hopper), tuned over BN and STAGES: matmul_wgmma (wgmma over
+    # 128-byte-swizzled tiles staged by cp_async) and matmul_tma (TMA-fed,
+    # warp-specialized, persistent: a producer thread fills a ring ordered
+    # by mbarriers, two consumer warpgroups run wgmma), the kernel meant to
+    # reach the goal of issue 14, 1.0x cuBLAS at 8192^3 bf16.
+    for kernel, label in (("matmul_wgmma", "wgmma"), ("matmul_tma", "tma")):
+        for n in MM:
+            cases.append(Case(
+                f"matmul bf16 {n}^3 f32 out ({label})", "hopper", [KernelUse(kernel, {"T": "bf16"}, tune=True)],
+                [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
+                torch_fn=lambda t, a, b: a @ b, triton_fn=lambda tp, a, b: tp.matmul(a, b),
+                flops=2 * n ** 3, rate="bf16",
+                no_compile="default mode calls the same cuBLAS kernel as eager"))
     bs, bn = (16, 2048) if not small else (2, 64)
     cases.append(Case(
         f"bmm bf16 {bs}x{bn}^3", "matmul", [KernelUse("bmm_tc", {"T": "bf16", "BM": 128}, tune=True)],

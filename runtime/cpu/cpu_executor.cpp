@@ -804,6 +804,26 @@ void Land(int32_t me, const AsyncCopy& c) {
   }
 }
 
+// Ends the asynchronous shared-memory reads (of wgmma or tma_store) of the
+// groups below `done_below` (a wait completes all but the `pending` most
+// recent committed): each is race-checked now, with the waiting thread's
+// clock, and no longer blocks writes to its element.
+void EndAsyncReads(int32_t tid, std::vector<WgmmaRead>& reads, int32_t done_below) {
+  if (reads.empty()) return;
+  std::vector<WgmmaRead> still, all;
+  all.swap(reads);
+  for (const WgmmaRead& r : all) {
+    if (r.group >= done_below) {
+      still.push_back(r);
+      continue;
+    }
+    Shadow& sh = g_block->shadow[reinterpret_cast<uintptr_t>(r.addr)];
+    if (sh.async_reads > 0) --sh.async_reads;
+    CheckRace(tid, r.addr, r.buffer, r.offset, GridAccess::Read, false, r.site);
+  }
+  reads.swap(still);
+}
+
 // The mbarrier at shared offset `key`; one used before its init is
 // reported, and the block abandoned (never returns then).
 Mbarrier& InitializedMbarrier(tmc_cpu_thread* t, int64_t key, int32_t buffer, int64_t index, int32_t site) {
@@ -1105,22 +1125,7 @@ void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t 
   MeetWarp(t, site);  // wgmma.fence / commit_group / wait_group are .sync.aligned
   Fiber& me = Current();
   if (op == TMC_CPU_WGMMA_COMMIT) ++me.wgmma_groups;
-  if (op != TMC_CPU_WGMMA_WAIT || me.wgmma_reads.empty()) return;
-  // The groups that complete: all but the `pending` most recent committed.
-  int32_t done_below = me.wgmma_groups - std::max(pending, 0);
-  std::vector<WgmmaRead> still;
-  std::vector<WgmmaRead> reads;
-  reads.swap(me.wgmma_reads);
-  for (const WgmmaRead& r : reads) {
-    if (r.group >= done_below) {
-      still.push_back(r);
-      continue;
-    }
-    Shadow& sh = g_block->shadow[reinterpret_cast<uintptr_t>(r.addr)];
-    if (sh.async_reads > 0) --sh.async_reads;
-    CheckRace(t->linear_tid, r.addr, r.buffer, r.offset, GridAccess::Read, false, r.site);
-  }
-  me.wgmma_reads.swap(still);
+  if (op == TMC_CPU_WGMMA_WAIT) EndAsyncReads(t->linear_tid, me.wgmma_reads, me.wgmma_groups - std::max(pending, 0));
 }
 
 void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, int32_t rank, const int64_t* geometry,
@@ -1221,20 +1226,7 @@ void tmc_cpu_tma_store_sync(tmc_cpu_thread* t, int32_t op, int32_t pending) {
     ++me.tma_store_groups;
     return;
   }
-  // The groups that complete: all but the `pending` most recent committed.
-  int32_t done_below = me.tma_store_groups - std::max(pending, 0);
-  std::vector<WgmmaRead> still, reads;
-  reads.swap(me.tma_store_reads);
-  for (const WgmmaRead& r : reads) {
-    if (r.group >= done_below) {
-      still.push_back(r);
-      continue;
-    }
-    Shadow& sh = g_block->shadow[reinterpret_cast<uintptr_t>(r.addr)];
-    if (sh.async_reads > 0) --sh.async_reads;
-    CheckRace(t->linear_tid, r.addr, r.buffer, r.offset, GridAccess::Read, false, r.site);
-  }
-  me.tma_store_reads.swap(still);
+  EndAsyncReads(t->linear_tid, me.tma_store_reads, me.tma_store_groups - std::max(pending, 0));
 }
 
 void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,
