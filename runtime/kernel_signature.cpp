@@ -368,7 +368,7 @@ bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_arg
     // A TMA tensor map's strides are multiples of 16 bytes (all but the
     // innermost, which are multiples of the row): the GPU's encoding
     // refuses others, so the CPU executor does too.
-    if (p.tma) {
+    if (p.tma && !p.tma_box.empty()) {  // a map the kernel copies through
       std::string why = TmaShapeError(std::vector<int64_t>(a.tensor.shape, a.tensor.shape + p.shape.size()), DtypeBytes(p.dtype));
       if (!why.empty()) {
         *error = where(i) + " " + why;

@@ -165,6 +165,8 @@ const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
     case K::Timeout: return "a thread that never finished";
     case K::MbarrierDeadlock: return "an mbarrier wait that can never complete";
     case K::MbarrierUninitialized: return "an mbarrier used before mbarrier_init";
+    case K::WgmmaRegisterInFlight: return "a wgmma register used before its wgmma_wait";
+    case K::TmaStoreUnfinished: return "a tma_store still reading shared memory when its thread ended";
   }
   return "a fault";
 }

@@ -80,7 +80,8 @@ void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t 
  * `value` arrivals a phase, arrive, arrive after adding `value` expected
  * transaction bytes, or wait until the phase of parity `value` has
  * completed (the thread parks; a wait that can never complete is reported
- * as a deadlock). */
+ * as a deadlock). An index outside the array's `extent` elements is
+ * reported and ends the block. */
 enum {
   TMC_CPU_MBARRIER_INIT = 0,
   TMC_CPU_MBARRIER_ARRIVE = 1,
@@ -88,7 +89,7 @@ enum {
   TMC_CPU_MBARRIER_WAIT = 3,
 };
 void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, int32_t buffer, int64_t index,
-                      int32_t site);
+                      int64_t extent, int32_t site);
 /* TMA copies (sm_90) of one box between the global tensor `tensor` (row-
  * major, its data) and the shared tile at `tile`, laid out as TMA does
  * (row-major, with the `swizzle`-byte swizzle on shared byte addresses when
@@ -102,7 +103,7 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
 enum { TMC_CPU_TMA_LOAD = 0, TMC_CPU_TMA_STORE = 1 };
 void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, int32_t rank, const int64_t* geometry,
                  int32_t elem_bytes, int32_t swizzle, void* bar, int32_t tile_buffer, int64_t tile_base,
-                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int32_t site);
+                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int64_t bar_extent, int32_t site);
 /* tma_store_commit (op 0) and tma_store_wait(pending) (op 1): the stores'
  * reads of shared memory end at the wait that completes their group. */
 enum { TMC_CPU_TMA_STORE_COMMIT = 0, TMC_CPU_TMA_STORE_WAIT = 1 };

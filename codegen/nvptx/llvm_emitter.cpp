@@ -1200,9 +1200,10 @@ class Emitter {
       llvm::Value* index = Value(bar->indices[0]);
       llvm::Value* p = ElementPointer(*bar->buffer, index);
       llvm::Type *ptr = b_.getPtrTy(), *i32 = b_.getInt32Ty();
-      b_.CreateCall(Runtime("tmc_cpu_mbarrier", b_.getVoidTy(), {ptr, i32, ptr, i32, i32, b_.getInt64Ty(), i32}),
+      b_.CreateCall(Runtime("tmc_cpu_mbarrier", b_.getVoidTy(), {ptr, i32, ptr, i32, i32, b_.getInt64Ty(), b_.getInt64Ty(), i32}),
                     {thread_, b_.getInt32(static_cast<uint32_t>(op)), p, value,
                      b_.getInt32(static_cast<uint32_t>(BufferId(*bar->buffer))), b_.CreateSExt(index, b_.getInt64Ty()),
+                     b_.getInt64(static_cast<uint64_t>(AllocatedElements(*bar->buffer))),
                      b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
@@ -1254,14 +1255,16 @@ class Emitter {
       llvm::Value* bar = llvm::ConstantPointerNull::get(b_.getPtrTy());
       llvm::Value* bar_index = b_.getInt64(0);
       int32_t bar_buffer = -1;
+      int64_t bar_extent = 0;
       if (load) {
         auto* b = c.args[1]->as<Load>();
         llvm::Value* index = Value(b->indices[0]);
         bar = ElementPointer(*b->buffer, index);
         bar_index = b_.CreateSExt(index, i64);
         bar_buffer = BufferId(*b->buffer);
+        bar_extent = AllocatedElements(*b->buffer);
       }
-      b_.CreateCall(Runtime("tmc_cpu_tma", b_.getVoidTy(), {ptr, i32, ptr, ptr, i32, ptr, i32, i32, ptr, i32, i64, i32, i32, i64, i32}),
+      b_.CreateCall(Runtime("tmc_cpu_tma", b_.getVoidTy(), {ptr, i32, ptr, ptr, i32, ptr, i32, i32, ptr, i32, i64, i32, i32, i64, i64, i32}),
                     {thread_, b_.getInt32(load ? TMC_CPU_TMA_LOAD : TMC_CPU_TMA_STORE),
                      ElementPointer(*tile->buffer, Value(tile->indices[0])), buffers_.at(&map),
                      b_.getInt32(static_cast<uint32_t>(rank)), geometry,
@@ -1269,7 +1272,7 @@ class Emitter {
                      b_.getInt32(static_cast<uint32_t>(map.tma_swizzle)), bar,
                      b_.getInt32(static_cast<uint32_t>(BufferId(*tile->buffer))), HostSharedOffset(buffers_.at(tile->buffer.get())),
                      b_.getInt32(static_cast<uint32_t>(BufferId(map))), b_.getInt32(static_cast<uint32_t>(bar_buffer)), bar_index,
-                     b_.getInt32(static_cast<uint32_t>(Site()))});
+                     b_.getInt64(static_cast<uint64_t>(bar_extent)), b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
     llvm::Value* smem = b_.CreatePtrToInt(Address(*tile->buffer, tile->indices), i32);

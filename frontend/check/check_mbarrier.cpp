@@ -19,6 +19,12 @@ ExprInfo Checker::CheckMbarrierCall(ast::CallExpr* e, const std::string& name) {
       diags_.Report(e->args[1]->range, DiagKind::MbarrierCount, c->second.i);
       ok = false;
     }
+    // The transaction count of a phase is 20 bits wide (PTX ISA, "tx-count").
+    if (ok && name == "mbarrier_arrive_expect_tx" && c != module_.constants.end() &&
+        c->second.kind == ConstValue::Kind::Int && (c->second.i < 0 || c->second.i >= (1 << 20))) {
+      diags_.Report(e->args[1]->range, DiagKind::MbarrierTxRange, c->second.i);
+      ok = false;
+    }
   }
   return ok ? void_info : ErrorInfo();
 }

@@ -15,6 +15,22 @@ bool Checker::IsTmaMarker(const ast::Expr* by) {
 }
 
 Symbol* Checker::CheckTmaOrigin(ast::Expr* arg, size_t index, const std::string& name) {
+  // The common mistakes first: a tensor not declared `by tma`, a wrong
+  // number of coordinates.
+  auto* idx = ast::dyn_cast<ast::IndexExpr>(arg);
+  auto* base = idx ? ast::dyn_cast<ast::NameExpr>(idx->base) : nullptr;
+  if (Symbol* s = base ? scope_->Lookup(base->name) : nullptr; s && s->type && s->type->IsTensor()) {
+    if (!s->type->tma && s->type->scope == MemScope::Global) {
+      for (ast::Expr* i : idx->indices) CheckExpr(i);
+      diags_.Report(idx->base->range, DiagKind::TmaNotMap, s->name, s->name);
+      return nullptr;
+    }
+    if (s->type->tma && idx->indices.size() != s->type->Rank()) {
+      for (ast::Expr* i : idx->indices) CheckExpr(i);
+      diags_.Report(arg->range, DiagKind::TmaOriginRank, s->name, s->type->Rank(), s->type->Rank(), idx->indices.size());
+      return nullptr;
+    }
+  }
   tma_operand_ = arg;
   ExprInfo origin = CheckExpr(arg);
   tma_operand_ = nullptr;
@@ -118,12 +134,14 @@ ExprInfo Checker::CheckTmaCall(ast::CallExpr* e, const std::string& name) {
   if (name == "tma_load") {
     // tma_load(tile, A[c0, ...], bar[i])
     Symbol* map = CheckTmaOrigin(e->args[1], 1, name);
+    if (!map) CheckExpr(e->args[0]);  // still checked (and its names used)
     bool ok = map && CheckTmaTile(e, 0, *map, name);
     ok = CheckMbarrierOperand(e->args[2], 2, name) && ok;
     return ok ? void_info : ErrorInfo();
   }
   // tma_store(A[c0, ...], tile): A must be one of the op's results.
   Symbol* map = CheckTmaOrigin(e->args[0], 0, name);
+  if (!map) CheckExpr(e->args[1]);
   bool ok = map && CheckTmaTile(e, 1, *map, name);
   if (ok && kernel_instance_ && !kernel_instance_->outputs.empty() &&
       std::find(kernel_instance_->outputs.begin(), kernel_instance_->outputs.end(), map->name) ==

@@ -159,6 +159,7 @@ struct Shadow {
   // wgmmas issued but not yet waited for that read the element (across
   // barriers: only the issuing thread's wgmma_wait ends the read).
   int32_t async_reads = 0, async_reader = -1, async_site = -1;
+  bool async_tma_store = false;  // the latest such read is a tma_store's (else a wgmma's)
   uint8_t grid_noted = 0;  // global elements: the GridAccess kinds this block told the grid shadow (bits)
 };
 
@@ -211,8 +212,19 @@ struct Fiber {
   int64_t known_epoch = -1;
   std::vector<WgmmaRead> wgmma_reads;  // --check-races: reads of wgmmas not yet waited for
   int32_t wgmma_groups = 0;            // wgmma_commit calls so far
+  // Registers (accumulator, A) of issued wgmmas not yet waited for, by
+  // address range, with the group and site of their wgmma.
+  struct InFlightRegisters {
+    const char *begin, *end;
+    int32_t group, site;
+  };
+  std::vector<InFlightRegisters> wgmma_registers;
   std::vector<WgmmaRead> tma_store_reads;  // --check-races: reads of tma_stores not yet waited for
   int32_t tma_store_groups = 0;            // tma_store_commit calls so far
+  // The group of the latest tma_store and its site, and the groups a
+  // tma_store_wait has completed (those below): a store not completed when
+  // the thread ends is reported.
+  int32_t tma_store_last_group = -1, tma_store_last_site = -1, tma_store_done_below = 0;
 };
 
 // An mbarrier of the block, by its shared-memory offset: the arrivals and
@@ -359,6 +371,14 @@ extern "C" void FiberMain() {
   AsanArrivedInFiber(nullptr);
   Fiber& f = Current();
   g_kernel(&f.t, g_args);
+  // The block's shared memory ends with it: a tma_store still reading it
+  // (no tma_store_wait completed its group) reads freed memory.
+  if (f.tma_store_last_group >= f.tma_store_done_below) {
+    CpuFinding d{CpuFinding::Kind::TmaStoreUnfinished};
+    d.site = f.tma_store_last_site;
+    d.thread = f.t.linear_tid;
+    Record(d);
+  }
   Park(State::Done, -1);
 }
 
@@ -726,6 +746,7 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     fresh.async_reads = s.async_reads;
     fresh.async_reader = s.async_reader;
     fresh.async_site = s.async_site;
+    fresh.async_tma_store = s.async_tma_store;
     s = fresh;
   }
   uint8_t bit = static_cast<uint8_t>(1u << static_cast<int>(access));
@@ -766,7 +787,17 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
       race(s.pending, s.pending_site, true, false, true);
     }
   } else if (access != GridAccess::Read && s.async_reads > 0) {
-    race(s.async_reader, s.async_site, false, false, false);  // a wgmma still reads it
+    // A wgmma or a tma_store still reads it.
+    CpuFinding f{CpuFinding::Kind::Race};
+    f.site = site;
+    f.other_site = s.async_site;
+    f.buffer = buffer;
+    f.offset = offset;
+    f.thread = me;
+    f.other_thread = s.async_reader;
+    f.write = true;
+    f.other_async_read = s.async_tma_store ? 2 : 1;
+    Record(f);
   } else if (other(s.writer, s.writer_clock)) {
     race(s.writer, s.writer_site, true, false, false);
   } else if (is_write) {
@@ -822,6 +853,21 @@ void EndAsyncReads(int32_t tid, std::vector<WgmmaRead>& reads, int32_t done_belo
     CheckRace(tid, r.addr, r.buffer, r.offset, GridAccess::Read, false, r.site);
   }
   reads.swap(still);
+}
+
+// An mbarrier index outside its array: reported, and the block abandoned
+// (never returns then), as the barrier word would be anything.
+void RequireMbarrierIndex(tmc_cpu_thread* t, int32_t buffer, int64_t index, int64_t extent, int32_t site) {
+  if (index >= 0 && index < extent) return;
+  CpuFinding f{CpuFinding::Kind::OutOfBounds};
+  f.site = site;
+  f.buffer = buffer;
+  f.offset = index;
+  f.extent = extent;
+  f.thread = t->linear_tid;
+  Record(f);
+  g_block->aborted = true;
+  Park(State::Done, site);
 }
 
 // The mbarrier at shared offset `key`; one used before its init is
@@ -1039,6 +1085,7 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, const uint16_t* a_regs, uint64_t
       ++sh.async_reads;
       sh.async_reader = t->linear_tid;
       sh.async_site = site;
+      sh.async_tma_store = false;
     }
     uint16_t x;
     std::memcpy(&x, p, sizeof x);
@@ -1067,13 +1114,21 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, const uint16_t* a_regs, uint64_t
     for (int k = 0; k < 16; ++k) acc += a[row_half][k] * element(b_desc, trans_b != 0, col, k, b_buffer, b_base);
     d[i] = acc;
   }
+  // The hardware reads A's registers and writes D's until the wgmma_wait
+  // that completes this group: accesses to them before it are reported.
+  me.wgmma_registers.push_back({reinterpret_cast<const char*>(d), reinterpret_cast<const char*>(d + n / 2),
+                                me.wgmma_groups, site});
+  if (a_regs)
+    me.wgmma_registers.push_back({reinterpret_cast<const char*>(a_regs), reinterpret_cast<const char*>(a_regs + 8),
+                                  me.wgmma_groups, site});
 }
 
 void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, int32_t buffer, int64_t index,
-                      int32_t site) {
+                      int64_t extent, int32_t site) {
   using namespace tmc::runtime;
   Block& b = *g_block;
   Fiber& me = Current();
+  RequireMbarrierIndex(t, buffer, index, extent, site);
   int64_t key = static_cast<char*>(bar) - t->shared;
   // The barrier's word itself: an init writes it, arrivals update it
   // atomically, waits read it, so an init that nothing orders before the
@@ -1125,12 +1180,15 @@ void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t 
   MeetWarp(t, site);  // wgmma.fence / commit_group / wait_group are .sync.aligned
   Fiber& me = Current();
   if (op == TMC_CPU_WGMMA_COMMIT) ++me.wgmma_groups;
-  if (op == TMC_CPU_WGMMA_WAIT) EndAsyncReads(t->linear_tid, me.wgmma_reads, me.wgmma_groups - std::max(pending, 0));
+  if (op != TMC_CPU_WGMMA_WAIT) return;
+  int32_t done_below = me.wgmma_groups - std::max(pending, 0);
+  EndAsyncReads(t->linear_tid, me.wgmma_reads, done_below);
+  std::erase_if(me.wgmma_registers, [&](const Fiber::InFlightRegisters& r) { return r.group < done_below; });
 }
 
 void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, int32_t rank, const int64_t* geometry,
                  int32_t elem_bytes, int32_t swizzle, void* bar, int32_t tile_buffer, int64_t tile_base,
-                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int32_t site) {
+                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int64_t bar_extent, int32_t site) {
   using namespace tmc::runtime;
   Block& b = *g_block;
   Fiber& me = Current();
@@ -1142,6 +1200,7 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
   Mbarrier* m = nullptr;
   if (load) {
     int64_t key = static_cast<char*>(bar) - t->shared;
+    RequireMbarrierIndex(t, bar_buffer, bar_index, bar_extent, site);
     if (b.check_races) CheckRace(tid, bar, bar_buffer, bar_index, GridAccess::Atomic, false, site);
     m = &InitializedMbarrier(t, key, bar_buffer, bar_index, site);
   }
@@ -1197,6 +1256,8 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
     }
     // A store reads the tile until the wait that completes its group, and
     // writes only the part inside the tensor.
+    me.tma_store_last_group = me.tma_store_groups;
+    me.tma_store_last_site = site;
     if (!inside) continue;
     if (b.check_races) {
       CheckRace(tid, shared, tile_buffer, tile_offset, GridAccess::Read, false, site);
@@ -1205,6 +1266,7 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       ++sh.async_reads;
       sh.async_reader = tid;
       sh.async_site = site;
+      sh.async_tma_store = true;
       CheckRace(tid, global, tensor_buffer, linear, GridAccess::Write, true, site);
     }
     std::memcpy(const_cast<char*>(global), shared, static_cast<size_t>(elem_bytes));
@@ -1226,7 +1288,9 @@ void tmc_cpu_tma_store_sync(tmc_cpu_thread* t, int32_t op, int32_t pending) {
     ++me.tma_store_groups;
     return;
   }
-  EndAsyncReads(t->linear_tid, me.tma_store_reads, me.tma_store_groups - std::max(pending, 0));
+  int32_t done_below = me.tma_store_groups - std::max(pending, 0);
+  me.tma_store_done_below = std::max(me.tma_store_done_below, done_below);
+  EndAsyncReads(t->linear_tid, me.tma_store_reads, done_below);
 }
 
 void* tmc_cpu_index_fault(tmc_cpu_thread* t, int32_t buffer, int32_t rank, const int64_t* index, const int64_t* extent,
@@ -1377,6 +1441,22 @@ void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t exte
     f.write = access != TMC_CPU_READ;
     Record(f);
     return g_scratch;
+  }
+  if (scope == TMC_CPU_REGISTER) {
+    // A register a wgmma may still read or write.
+    for (const Fiber::InFlightRegisters& r : Current().wgmma_registers)
+      if (static_cast<const char*>(addr) >= r.begin && static_cast<const char*>(addr) < r.end) {
+        CpuFinding f{CpuFinding::Kind::WgmmaRegisterInFlight};
+        f.site = site;
+        f.other_site = r.site;
+        f.buffer = buffer;
+        f.offset = offset;
+        f.thread = t->linear_tid;
+        f.write = access != TMC_CPU_READ;
+        Record(f);
+        break;
+      }
+    return addr;  // registers are the thread's own: no race, no memory traffic
   }
   if (g_block->check_races)
     CheckRace(t->linear_tid, addr, buffer, offset,

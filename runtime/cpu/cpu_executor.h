@@ -28,6 +28,13 @@ struct CpuFinding {
     // the arrivals still missing, `address`: the transaction bytes).
     MbarrierDeadlock,
     MbarrierUninitialized,  // an mbarrier used before mbarrier_init
+    // A register of a wgmma's accumulator or A operand accessed while the
+    // wgmma may still use it (before the wgmma_wait that completes its
+    // group; `other_site`: the wgmma).
+    WgmmaRegisterInFlight,
+    // A thread that ended with a tma_store (at `site`) not completed by a
+    // tma_store_wait: the block's shared memory may go while it reads it.
+    TmaStoreUnfinished,
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).
@@ -44,6 +51,9 @@ struct CpuFinding {
   bool write = false, other_write = false;  // cp_async faults: write is the destination side
   bool other_async = false;  // races: the other access is a cp_async still in flight
   bool other_tma = false;    // ... or a tma_load whose mbarrier phase has not completed
+  // Races: the other access is an asynchronous read still in flight, of a
+  // wgmma (1) or of a tma_store (2).
+  int32_t other_async_read = 0;
   bool atomic = false, other_atomic = false;  // races: the access is an atomic update (not a plain read)
   int32_t other_block[3] = {0, 0, 0};  // races between blocks: the other block
   int64_t linear_blocks[2] = {0, 0};   // races between blocks: both blocks in grid order

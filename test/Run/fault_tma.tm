@@ -18,9 +18,9 @@
 // STALE: result:     FAIL
 // OVERCOUNT: fault_tma.tm:55:3: error: kernel 'short_tx' deadlocks: thread 0 of block (0, 0, 0) waits on mbarrier 'bar'[0] for its phase of parity 0 to complete, but its tma_loads brought 256 transaction bytes more than mbarrier_arrive_expect_tx announced, so the phase never completes
 // PITCH: error: 'X' is passed as a TMA tensor map, whose rows must be a multiple of 16 bytes: dimension 1 is 70 (280 bytes)
-// ARCH: fault_tma.tm:30:27: error: 'mbarrier_init' needs --arch=sm_90 or sm_90a
-// STORE: fault_tma.tm:75:5: error: data race on 'tile' element 0 in kernel 'store_reuse': a write by thread 0 and a read by thread 0
-// STORE: fault_tma.tm:73:5: note: the read by thread 0
+// ARCH: fault_tma.tm:27:8: error: kernel parameter 'X' is passed as a TMA tensor map ('by tma'), which needs --arch=sm_90 or sm_90a; this compilation targets sm_80
+// STORE: fault_tma.tm:75:5: error: write of 'tile' element 0 in kernel 'store_reuse' by thread 0 of block (0, 0, 0) while a tma_store may still read it (before the tma_store_wait that completes its group)
+// STORE: fault_tma.tm:73:5: note: the tma_store by thread 0, still reading
 
 op twice2d(X: f32[M, N]) -> f32[M, N] { out[i, j] = X[i, j] * 2.0; }
 

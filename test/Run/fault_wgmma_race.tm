@@ -8,8 +8,8 @@
 // next tile staged before that wait (a sync does not wait for wgmma) races
 // with the reads: reported at the store, with a note at the wgmma.
 // RUN: not %tmc run %s --arch=sm_90a --kernel mm_early_refill --shape M=64,N=64,K=128 --check-races 2>&1 | FileCheck %s --check-prefix=ASYNC
-// ASYNC: error: data race on 'sa' element {{[0-9]+}} in kernel 'mm_early_refill': a write by thread {{[0-9]+}} and a read by thread {{[0-9]+}}
-// ASYNC: note: the read by thread
+// ASYNC: error: write of 'sa' element {{[0-9]+}} in kernel 'mm_early_refill' by thread {{[0-9]+}} of block (0, 0, 0) while a wgmma may still read it (before the wgmma_wait that completes its group)
+// ASYNC: note: the wgmma by thread {{[0-9]+}}, still reading
 // ASYNC-NEXT: wgmma(acc, sa, sb, k0 > 0);
 // CHECK: fault_wgmma_race.tm:44:5: error: data race on 'sa' element {{[0-9]+}} in kernel 'mm_racy': a read by thread {{[0-9]+}} and a write by thread {{[0-9]+}} of block (0, 0, 0) between the same barriers
 // CHECK-NEXT: wgmma(acc, sa, sb, k0 > 0);

@@ -65,6 +65,13 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
         break;
       }
       case runtime::CpuFinding::Kind::Race:
+        if (f.other_async_read) {
+          bool store = f.other_async_read == 2;
+          diags.Report(site(f.site), DiagKind::RunAsyncReadRace, buffer(f.buffer), f.offset, fn->name, f.thread, f.block[0],
+                       f.block[1], f.block[2], store ? "tma_store" : "wgmma", store ? "tma_store_wait" : "wgmma_wait")
+              .Note(site(f.other_site), DiagKind::NoteAsyncReadInFlight, store ? "tma_store" : "wgmma", f.other_thread);
+          break;
+        }
         if (f.other_tma) {
           diags.Report(site(f.site), DiagKind::RunTmaRace, f.write ? "write" : "read", buffer(f.buffer), f.offset, fn->name,
                        f.thread, f.block[0], f.block[1], f.block[2])
@@ -128,6 +135,14 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      f.write ? fmt::format("shared-memory address {}", f.address)
                              : fmt::format("byte {} of '{}'", f.address, buffer(f.buffer)),
                      f.bytes, f.thread, f.block[0], f.block[1], f.block[2]);
+        break;
+      case runtime::CpuFinding::Kind::TmaStoreUnfinished:
+        diags.Report(site(f.site), DiagKind::RunTmaStoreUnfinished, f.thread, f.block[0], f.block[1], f.block[2], fn->name);
+        break;
+      case runtime::CpuFinding::Kind::WgmmaRegisterInFlight:
+        diags.Report(site(f.site), DiagKind::RunWgmmaRegisterInFlight, f.write ? "write" : "read", buffer(f.buffer), f.offset,
+                     fn->name, f.thread, f.block[0], f.block[1], f.block[2])
+            .Note(site(f.other_site), DiagKind::NoteWgmmaInFlight);
         break;
       case runtime::CpuFinding::Kind::MbarrierDeadlock: {
         std::string missing = fmt::format("{} arrival{}", f.extent, f.extent == 1 ? "" : "s");

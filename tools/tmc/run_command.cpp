@@ -472,7 +472,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
         s.shape.push_back(*v);
       }
       // As the runtime's checks before a launch (and the GPU's encoding).
-      if (p.buffer->tma) {
+      if (p.buffer->tma && !p.buffer->tma_box.empty()) {
         std::string why = runtime::TmaShapeError(s.shape, static_cast<size_t>(ScalarBytes(s.dtype)));
         if (!why.empty()) return fail("'" + p.buffer->name + "' " + why);
       }

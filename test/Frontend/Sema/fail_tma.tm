@@ -48,3 +48,11 @@ func f_tma(X: f32[N] by tma) {  // expected-error {{only kernel parameters can b
 kernel calls(X: f32[N]) block(32) {
   f_tma(X);
 }
+
+kernel origins(X: f16[M, N] by tma, Z: f16[M, N]) block(128) {
+  shared bar: mbarrier[1];
+  shared t: f16[64, 64] swizzle(3, 3, 3);
+  mbarrier_arrive_expect_tx(bar[0], 2000000);  // expected-error {{an mbarrier counts at most 1048575 transaction bytes a phase, not 2000000}}
+  tma_load(t, X[0], bar[0]);  // expected-error {{'X' has rank 2: the origin of a TMA copy gives 2 coordinates, not 1}}
+  tma_load(t, Z[0, 0], bar[0]);  // expected-error {{'Z' is not passed as a TMA tensor map: declare the kernel parameter 'Z: ... by tma'}}
+}

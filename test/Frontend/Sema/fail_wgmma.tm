@@ -37,7 +37,7 @@ kernel layouts() block(128) {
   wgmma(acc, wide, sb);
   // expected-error@+1 {{operand 3 of 'wgmma' ('narrow', shared f16[64, 32] swizzle(3, 3, 3)) is not laid out as the instruction reads shared memory: it must be row-major with the 32-, 64- or 128-byte swizzle, swizzle(1, 3, 3), swizzle(2, 3, 3) or swizzle(3, 3, 3), and rows of 16, 32 or 64 elements respectively (one swizzle span along N)}}
   wgmma(acc, sb, narrow);
-  wgmma(acc, f, sb);  // expected-error {{argument 2 of 'wgmma' must be a shared f16 or bf16 matrix [M, K], got 'shared f32[64, 64]'}}
+  wgmma(acc, f, sb);  // expected-error {{argument 2 of 'wgmma' must be a shared f16 or bf16 matrix [M, K], or a register one of wgmma_a fragments, got 'shared f32[64, 64]'}}
 }
 
 // -----
