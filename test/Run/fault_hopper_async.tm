@@ -6,11 +6,11 @@
 // completes the instruction.
 // RUN: not %tmc run %s --arch=sm_90a --kernel store_unwaited --shape M=8,N=64 2>&1 | FileCheck %s --check-prefix=STORE
 // RUN: not %tmc run %s --arch=sm_90a --kernel bar_past_end --shape M=8,N=64 2>&1 | FileCheck %s --check-prefix=BAR
-// RUN: not %tmc run %s --arch=sm_90a --kernel acc_early --shape M=64,N=64 --check-bounds 2>&1 | FileCheck %s --check-prefix=ACC
+// RUN: not %tmc run %s --arch=sm_90a --kernel acc_early --shape M=64,N=64,K=64 --check-bounds 2>&1 | FileCheck %s --check-prefix=ACC
 // STORE: fault_hopper_async.tm:29:5: error: thread 0 of block (0, 0, 0) of kernel 'store_unwaited' ends while its tma_store may still read shared memory
 // BAR: fault_hopper_async.tm:38:3: error: out-of-bounds read of 'bar' in kernel 'bar_past_end': element 2 is outside [0, 2)
-// ACC: fault_hopper_async.tm:57:{{[0-9]+}}: error: read of 'acc' element {{[0-9]+}} in kernel 'acc_early' by thread 0 of block (0, 0, 0) while a wgmma may still use it
-// ACC: fault_hopper_async.tm:55:3: note: the wgmma, still in flight
+// ACC: fault_hopper_async.tm:59:67: error: read of 'acc' element {{[0-9]+}} in kernel 'acc_early' by thread 0 of block (0, 0, 0) while a wgmma may still use it
+// ACC: fault_hopper_async.tm:57:3: note: the wgmma, still in flight
 
 import std.wgmma;
 
