@@ -663,6 +663,10 @@ class Lowering {
     if (n == "tma_store_commit") return Call::Make(kVoid, Intrinsic::TmaStoreCommit, {});
     if (n == "tma_store_wait")
       return Call::Make(kVoid, Intrinsic::TmaStoreWait, {IntImm::Make(ScalarKind::I32, module_->constants.at(c->args[0]).i)});
+    if (n == "setmaxnreg_inc" || n == "setmaxnreg_dec")
+      return Call::Make(kVoid, Intrinsic::SetMaxNReg,
+                        {IntImm::Make(ScalarKind::I32, module_->constants.at(c->args[0]).i),
+                         IntImm::Make(ScalarKind::I32, n == "setmaxnreg_inc" ? 1 : 0)});
     if (n == "wgmma_fence") return Call::Make(kVoid, Intrinsic::WgmmaFence, {});
     if (n == "wgmma_commit") return Call::Make(kVoid, Intrinsic::WgmmaCommit, {});
     if (n == "fence_proxy_async") return Call::Make(kVoid, Intrinsic::FenceProxyAsync, {});

@@ -41,7 +41,7 @@ bool IsHopperIntrinsic(Intrinsic i) {
          i == Intrinsic::WgmmaWait || i == Intrinsic::FenceProxyAsync || i == Intrinsic::MbarrierInit ||
          i == Intrinsic::MbarrierArrive || i == Intrinsic::MbarrierArriveExpectTx || i == Intrinsic::MbarrierWait ||
          i == Intrinsic::TmaLoad || i == Intrinsic::TmaStore || i == Intrinsic::TmaStoreCommit ||
-         i == Intrinsic::TmaStoreWait;
+         i == Intrinsic::TmaStoreWait || i == Intrinsic::SetMaxNReg;
 }
 
 std::string_view IntrinsicName(Intrinsic i) {
@@ -94,6 +94,7 @@ std::string_view IntrinsicName(Intrinsic i) {
     case Intrinsic::WgmmaCommit: return "wgmma_commit";
     case Intrinsic::WgmmaWait: return "wgmma_wait";
     case Intrinsic::FenceProxyAsync: return "fence_proxy_async";
+    case Intrinsic::SetMaxNReg: return "setmaxnreg";
     case Intrinsic::MbarrierInit: return "mbarrier_init";
     case Intrinsic::MbarrierArrive: return "mbarrier_arrive";
     case Intrinsic::MbarrierArriveExpectTx: return "mbarrier_arrive_expect_tx";

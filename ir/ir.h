@@ -114,6 +114,7 @@ enum class Intrinsic {
   WgmmaCommit,
   WgmmaWait,        // args: the number of groups that may stay pending
   FenceProxyAsync,  // fence.proxy.async.shared::cta
+  SetMaxNReg,       // args: the register count (i32), 1 to increase / 0 to decrease (i32); sm_90a
   // mbarriers (sm_90a); args[0] is a Load of the mbarrier (its address).
   MbarrierInit,            // args: the barrier, the arrival count (i32)
   MbarrierArrive,          // args: the barrier

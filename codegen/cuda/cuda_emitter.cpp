@@ -405,6 +405,9 @@ class Printer {
         return FenceWgmmaRegisters() + " asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::WgmmaCommit: return "asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::FenceProxyAsync: return "asm volatile(\"fence.proxy.async.shared::cta;\\n\" ::: \"memory\");";
+      case Intrinsic::SetMaxNReg:
+        return fmt::format("asm volatile(\"setmaxnreg.{}.sync.aligned.u32 {};\\n\" ::: \"memory\");",
+                           *AsConstInt(c.args[1]) ? "inc" : "dec", *AsConstInt(c.args[0]));
       case Intrinsic::WgmmaWait:
         return fmt::format("asm volatile(\"wgmma.wait_group.sync.aligned {};\\n\" ::: \"memory\");", *AsConstInt(c.args[0])) +
                FenceWgmmaRegisters();

@@ -912,6 +912,12 @@ class Emitter {
       case I::WgmmaFence: return WgmmaSync(TMC_CPU_WGMMA_FENCE, 0, "wgmma.fence.sync.aligned;");
       case I::WgmmaCommit: return WgmmaSync(TMC_CPU_WGMMA_COMMIT, 0, "wgmma.commit_group.sync.aligned;");
       case I::FenceProxyAsync: return InlinePtx("fence.proxy.async.shared::cta;");
+      case I::SetMaxNReg: {
+        // A warpgroup operation; on the host the warp's lanes meet, as for wgmma's fences.
+        std::string text = fmt::format("setmaxnreg.{}.sync.aligned.u32 {};", *AsConstInt(c->args[1]) ? "inc" : "dec",
+                                       *AsConstInt(c->args[0]));
+        return o_.host ? WgmmaSync(TMC_CPU_WGMMA_FENCE, 0, text) : InlinePtx(text.c_str());
+      }
       case I::WgmmaWait: {
         int64_t n = *AsConstInt(c->args[0]);
         return WgmmaSync(TMC_CPU_WGMMA_WAIT, n, fmt::format("wgmma.wait_group.sync.aligned {};", n));

@@ -51,7 +51,7 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "tma_store") return {Builtin::Tma, 2, 2, true};
   if (n == "tma_store_commit") return {Builtin::Tma, 0, 0, true};
   if (n == "tma_store_wait") return {Builtin::Tma, 1, 1, true};
-  if (n == "wgmma_wait") return {Builtin::Wgmma, 1, 1, true};
+  if (n == "wgmma_wait" || n == "setmaxnreg_inc" || n == "setmaxnreg_dec") return {Builtin::Wgmma, 1, 1, true};
   if (n == "wgmma_fence" || n == "wgmma_commit" || n == "fence_proxy_async") return {Builtin::Wgmma, 0, 0, true};
   if (n == "spatial" || n == "col_spatial" || n == "repeat" || n == "col_repeat")
     return {Builtin::Mapping, 1, 8, false};

@@ -39,6 +39,16 @@ ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
     }
     return void_info;
   }
+  if (name == "setmaxnreg_inc" || name == "setmaxnreg_dec") {
+    // The warpgroup's per-thread register count (warp specialization).
+    std::optional<int64_t> n = EvalInt(e->args[0], "the register count of " + name);
+    if (!n) return ErrorInfo();
+    if (*n < 24 || *n > 256 || *n % 8 != 0) {
+      diags_.Report(e->args[0]->range, DiagKind::SetMaxNRegValue, name, *n);
+      return ErrorInfo();
+    }
+    return void_info;
+  }
   if (name != "wgmma" && name != "wgmma_t") return void_info;  // wgmma_fence, wgmma_commit, fence_proxy_async
 
   // wgmma(d, a, b [, accumulate]): d = a * b (+ d), f16/bf16 in, f32 out;

@@ -24,15 +24,17 @@ class FindHopper : public Visitor {
       // and its fences exist on sm_90a only; mbarriers (try_wait, expect_tx),
       // TMA and fence.proxy.async from sm_90 on.
       bool wgmma_family = c->intrinsic == Intrinsic::Wgmma || c->intrinsic == Intrinsic::WgmmaFence ||
+                          c->intrinsic == Intrinsic::SetMaxNReg ||
                           c->intrinsic == Intrinsic::WgmmaCommit || c->intrinsic == Intrinsic::WgmmaWait;
       bool supported = wgmma_family ? ctx_.ArchName() == "sm_90a" : ctx_.sm_arch >= 90;
       if (!supported && !arch_reported_)
         ctx_.diags->Report(at, DiagKind::HopperOnly, name, wgmma_family ? "--arch=sm_90a" : "--arch=sm_90 or sm_90a",
                            ctx_.ArchName());
       arch_reported_ = arch_reported_ || !supported;
-      // wgmma is issued by the 128 threads of a warpgroup together.
-      if (c->intrinsic == Intrinsic::Wgmma && fn_.kind == Function::Kind::Kernel && fn_.Threads() % 128 != 0)
-        ctx_.diags->Report(at, DiagKind::WgmmaPartialWarpgroup, fn_.name, fn_.Threads());
+      // wgmma and setmaxnreg are issued by the 128 threads of a warpgroup together.
+      if ((c->intrinsic == Intrinsic::Wgmma || c->intrinsic == Intrinsic::SetMaxNReg) &&
+          fn_.kind == Function::Kind::Kernel && fn_.Threads() % 128 != 0)
+        ctx_.diags->Report(at, DiagKind::WgmmaPartialWarpgroup, name, fn_.name, fn_.Threads());
     }
     Visitor::Visit(c);
   }

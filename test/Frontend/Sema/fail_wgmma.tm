@@ -60,3 +60,9 @@ kernel shapes() block(128) {
   register wide: f32[64, 320] by repeat(1, 40) * wgmma_c;
   wgmma(wide, sa, sb);  // expected-error {{wgmma computes at most 256 columns an instruction: an accumulator of 320 columns must be at most 256 wide or a multiple of 256}}
 }
+
+kernel regs(X: f32[N]) block(128) {
+  setmaxnreg_inc(20);   // expected-error {{setmaxnreg_inc takes a register count from 24 to 256 that is a multiple of 8, not 20}}
+  setmaxnreg_dec(100);  // expected-error {{setmaxnreg_dec takes a register count from 24 to 256 that is a multiple of 8, not 100}}
+  setmaxnreg_dec(40);
+}
