@@ -55,6 +55,12 @@ bool ReadsElementByElement(const ast::KernelDecl& k, size_t param, std::string* 
   if (param >= k.params.size()) return false;
   const ast::Param& p = k.params[param];
   const std::string& name = p.name.name;
+  // A tensor map: the TMA unit reads the tensor itself, so no producer can
+  // be computed into its reads.
+  if (auto* by = ast::dyn_cast<ast::NameExpr>(p.by); by && by->name == "tma") {
+    *why = "passes '" + name + "' as a TMA tensor map";
+    return false;
+  }
   // Reads that are copies (their address is taken): the arguments of the
   // built-ins that move memory.
   static const std::set<std::string> kCopies = {"cp_async", "ldmatrix", "ldmatrix_t", "atomic_add", "atomic_min",

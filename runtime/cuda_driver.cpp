@@ -1,5 +1,6 @@
-// Every entry point listed in cuda_driver_functions.def must resolve, so a
-// driver too old for one of them is reported as such, not used half-way.
+// Every entry point listed in cuda_driver_functions.def must resolve (but
+// the optional ones, checked where used), so a driver too old for one of
+// them is reported as such, not used half-way.
 #include "runtime/cuda_driver.h"
 
 #include <dlfcn.h>
@@ -28,6 +29,8 @@ const CudaDriver* LoadCudaDriver(std::string* error) {
     load_error = std::string("the CUDA driver has no ") + symbol;              \
     return;                                                                    \
   }
+#define TMC_CUDA_FN_OPTIONAL(name, symbol, ret, params) \
+  driver.name = reinterpret_cast<ret(*) params>(dlsym(driver.handle, symbol));
 #include "runtime/cuda_driver_functions.def"
     int rc = driver.cuInit(0);
     if (rc != 0) load_error = "cuInit failed: " + CudaErrorString(driver, rc);

@@ -483,6 +483,9 @@ tmc_status EncodeTensorMap(tmc_context* ctx, const tmc::runtime::KernelSignature
                            const tmc::runtime::ParamInfo& p, uint64_t address,
                            const tmc::runtime::CheckedLaunch& launch, TensorMapSlot* out) {
   if (p.tma_box.empty()) return TMC_SUCCESS;  // the kernel never copies through the map
+  if (!ctx->driver->cuTensorMapEncodeTiled)
+    return Fail(TMC_ERROR_CUDA, "kernel '" + sig.name + "' takes '" + p.name +
+                                    "' as a TMA tensor map, but this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or later)");
   size_t rank = p.shape.size();
   unsigned long long dims[5], strides[4];
   unsigned box[5], element_strides[5];

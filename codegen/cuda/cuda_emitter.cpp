@@ -387,7 +387,8 @@ class Printer {
       case Intrinsic::TmaStoreWait:
         return fmt::format("asm volatile(\"cp.async.bulk.wait_group.read {};\\n\" ::: \"memory\");", *AsConstInt(c.args[0]));
       case Intrinsic::MbarrierInit:
-        return fmt::format("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
+        // With the fence that makes the init visible to the async proxy (TMA).
+        return fmt::format("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\\tfence.proxy.async.shared::cta;\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
                            shared_addr(c.args[0]), Expr(c.args[1]));
       case Intrinsic::MbarrierArrive:
         return fmt::format("asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" :: \"r\"({}) : \"memory\");",

@@ -1213,7 +1213,10 @@ class Emitter {
                      b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
-    const char* text = op == TMC_CPU_MBARRIER_INIT     ? "mbarrier.init.shared::cta.b64 [$0], $1;"
+    // The init is a generic-proxy write; the TMA unit completes transactions
+    // on the barrier through the async proxy: the fence makes the init
+    // visible to it (as the CUDA guide's TMA example does).
+    const char* text = op == TMC_CPU_MBARRIER_INIT     ? "mbarrier.init.shared::cta.b64 [$0], $1;\n\tfence.proxy.async.shared::cta;"
                        : op == TMC_CPU_MBARRIER_ARRIVE ? "mbarrier.arrive.shared::cta.b64 _, [$0];"
                        : op == TMC_CPU_MBARRIER_WAIT
                            ? "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"

@@ -365,7 +365,8 @@ ExprInfo Checker::CheckIndex(ast::IndexExpr* e) {
   bool ok = true;
   for (size_t k = 0; k < operands->indices.size(); ++k) {
     const ExprInfo& idx = operands->indices[k];
-    if (idx.value && t->dims[k].is_const &&
+    // (A TMA origin may lie outside: the copy zero-fills or clips.)
+    if (idx.value && t->dims[k].is_const && e != tma_operand_ &&
         (ExactOf(idx) < 0 || ExactOf(idx) >= t->dims[k].value)) {
       diags_.Report(e->indices[k]->range, DiagKind::IndexOutOfBounds, ExactString(ExactOf(idx)), k,
                     t->dims[k].value);

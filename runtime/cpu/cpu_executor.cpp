@@ -913,7 +913,10 @@ void CompleteIfDone(Mbarrier& m, bool waiting) {
   if (m.pending > 0 || m.tx - m.inflight != 0) return;
   if (m.inflight > 0 && !waiting) {
     bool someone = false;  // already parked on this barrier
-    for (const Fiber& f : g_block->fibers) someone = someone || (f.state == State::AtMbarrier && f.wait_bar == m.key);
+    // (A waiter of the phase that completed before, not yet woken, waits
+    // for nothing: it must not make the next phase land early.)
+    for (const Fiber& f : g_block->fibers)
+      someone = someone || (f.state == State::AtMbarrier && f.wait_bar == m.key && f.wait_parity == m.phase);
     if (!someone) return;
   }
   for (const TmaCopy& c : m.copies) {
@@ -1256,9 +1259,9 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
     }
     // A store reads the tile until the wait that completes its group, and
     // writes only the part inside the tensor.
+    // (The whole box is read from the tile, the part outside the tensor too.)
     me.tma_store_last_group = me.tma_store_groups;
     me.tma_store_last_site = site;
-    if (!inside) continue;
     if (b.check_races) {
       CheckRace(tid, shared, tile_buffer, tile_offset, GridAccess::Read, false, site);
       me.tma_store_reads.push_back(WgmmaRead{shared, tile_buffer, site, me.tma_store_groups, tile_offset});
@@ -1267,9 +1270,9 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       sh.async_reader = tid;
       sh.async_site = site;
       sh.async_tma_store = true;
-      CheckRace(tid, global, tensor_buffer, linear, GridAccess::Write, true, site);
+      if (inside) CheckRace(tid, global, tensor_buffer, linear, GridAccess::Write, true, site);
     }
-    std::memcpy(const_cast<char*>(global), shared, static_cast<size_t>(elem_bytes));
+    if (inside) std::memcpy(const_cast<char*>(global), shared, static_cast<size_t>(elem_bytes));
   }
   if (!load) return;
   // The box's bytes complete on the mbarrier (zero-filled ones too); the

@@ -76,3 +76,29 @@ kernel store_reuse(X: f32[M, N], Y: f32[M, N] by tma) implements twice2d grid(cd
     tma_store_wait(0);
   }
 }
+
+// A stage refilled without an `empty` barrier: the second copy into the
+// tile may land while the consumers still read the first (reported at
+// their read, which the refill's copy is still in flight for).
+// RUN: not %tmc run %s --arch=sm_90a --kernel no_empty --shape M=8,N=64 --check-races 2>&1 | FileCheck %s --check-prefix=REFILL
+// REFILL: error: read of 'tile' element {{[0-9]+}} in kernel 'no_empty' by thread {{[0-9]+}} of block (0, 0, 0) before the mbarrier phase that completes the tma_load into it
+kernel no_empty(X: f32[M, N] by tma, Y: f32[M, N]) implements twice2d grid(cdiv(N, 32), cdiv(M, 2)) block(64) {
+  shared tile: f32[1, 32];
+  shared full: mbarrier[1];
+  if (threadIdx.x == 0) { mbarrier_init(full[0], 1); }
+  sync;
+  if (threadIdx.x == 32) {  // the producer: refills the tile at once
+    for h in range(2) {
+      mbarrier_arrive_expect_tx(full[0], 32 * 4);
+      tma_load(tile, X[blockIdx.y * 2 + h, blockIdx.x * 32], full[0]);
+    }
+  }
+  if (threadIdx.x < 32) {   // the consumers
+    for h in range(2) {
+      mbarrier_wait(full[0], h);
+      let i = blockIdx.y * 2 + h;
+      let j = blockIdx.x * 32 + threadIdx.x;
+      if (i < M && j < N) { Y[i, j] = tile[0, threadIdx.x] * 2.0; }
+    }
+  }
+}

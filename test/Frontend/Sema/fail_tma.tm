@@ -56,3 +56,11 @@ kernel origins(X: f16[M, N] by tma, Z: f16[M, N]) block(128) {
   tma_load(t, X[0], bar[0]);  // expected-error {{'X' has rank 2: the origin of a TMA copy gives 2 coordinates, not 1}}
   tma_load(t, Z[0, 0], bar[0]);  // expected-error {{'Z' is not passed as a TMA tensor map: declare the kernel parameter 'Z: ... by tma'}}
 }
+
+// Constant origins outside the tensor are fine: TMA zero-fills (a halo).
+kernel halo(X: f16[128, 64] by tma) block(128) {
+  shared bar: mbarrier[1];
+  shared t: f16[64, 64] swizzle(3, 3, 3);
+  tma_load(t, X[-16, 0], bar[0]);
+  tma_load(t, X[100, 32], bar[0]);
+}
