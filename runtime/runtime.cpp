@@ -545,10 +545,12 @@ tmc_status tmc_launch(tmc_kernel* k, const tmc_arg* args, int num_args, tmc_stre
   }
   // Tensor-map parameters (`by tma`) are passed by value: 128 bytes that
   // the driver encodes from the tensor and the box the kernel copies.
-  std::vector<TensorMapSlot> maps(sig.params.size());
+  // (Allocated only for a kernel that has them: launches are a hot path.)
+  std::vector<TensorMapSlot> maps;
   for (size_t i = 0; i < sig.params.size(); ++i) {
     const tmc::runtime::ParamInfo& p = sig.params[i];
     if (!p.tma) continue;
+    if (maps.empty()) maps.resize(sig.params.size());  // once: the pointers below stay valid
     if (tmc_status st = EncodeTensorMap(ctx, sig, p, storage[i], launch, &maps[i]); st != TMC_SUCCESS) return st;
     params[i] = &maps[i];
   }

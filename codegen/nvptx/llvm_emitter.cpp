@@ -1252,11 +1252,11 @@ class Emitter {
     if (o_.host) {
       // The geometry: the tensor's extents, the box, the origin.
       llvm::AllocaInst* geometry = EntryAlloca(llvm::ArrayType::get(i64, 3 * rank), "tma_geometry");
+      auto put = [&](size_t at, llvm::Value* v) {
+        b_.CreateStore(b_.CreateSExt(v, i64), b_.CreateConstInBoundsGEP2_32(geometry->getAllocatedType(), geometry, 0,
+                                                                             static_cast<unsigned>(at)));
+      };
       for (size_t k = 0; k < rank; ++k) {
-        auto put = [&](size_t at, llvm::Value* v) {
-          b_.CreateStore(b_.CreateSExt(v, i64), b_.CreateConstInBoundsGEP2_32(geometry->getAllocatedType(), geometry, 0,
-                                                                               static_cast<unsigned>(at)));
-        };
         put(k, Value(map.shape[k]));
         put(rank + k, b_.getInt64(static_cast<uint64_t>(map.tma_box[k])));
         put(2 * rank + k, Value(c.args[first + k]));
@@ -1293,20 +1293,18 @@ class Emitter {
       operands.push_back(v);
       return fmt::format("${}", operands.size() - 1);
     };
+    std::string map_ref = add(desc, "l");
+    for (size_t k = rank; k-- > 0;) coords += (coords.empty() ? "" : ", ") + add(Value(c.args[first + k]), "r");
+    std::string shared = add(smem, "r");
     std::string text;
     if (load) {
-      std::string dst = add(smem, "r"), map_ref = add(desc, "l");
-      for (size_t k = rank; k-- > 0;) coords += (coords.empty() ? "" : ", ") + add(Value(c.args[first + k]), "r");
       auto* b = c.args[1]->as<Load>();
       std::string bar = add(b_.CreatePtrToInt(Address(*b->buffer, b->indices), i32), "r");
       text = fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.mbarrier::complete_tx::bytes [{}], [{}, {{{}}}], [{}];",
-                         rank, dst, map_ref, coords, bar);
+                         rank, shared, map_ref, coords, bar);
     } else {
-      std::string map_ref = add(desc, "l");
-      for (size_t k = rank; k-- > 0;) coords += (coords.empty() ? "" : ", ") + add(Value(c.args[first + k]), "r");
-      std::string src = add(smem, "r");
       text = fmt::format("cp.async.bulk.tensor.{}d.global.shared::cta.bulk_group [{}, {{{}}}], [{}];", rank, map_ref,
-                         coords, src);
+                         coords, shared);
     }
     std::vector<llvm::Type*> types;
     for (llvm::Value* v : operands) types.push_back(v->getType());

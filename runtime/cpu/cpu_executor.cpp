@@ -755,7 +755,8 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     g_block->grid->Note(addr, buffer, offset, g_block->linear, me, site, access);
   }
   bool atomic = access == GridAccess::Atomic;
-  auto race = [&](int32_t other, int32_t other_site, bool other_write, bool other_atomic, bool async) {
+  // A race with `other`'s access at `other_site`; the callers add what it was.
+  auto finding = [&](int32_t other, int32_t other_site) {
     CpuFinding f{CpuFinding::Kind::Race};
     f.site = site;
     f.other_site = other_site;
@@ -764,6 +765,10 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     f.thread = me;
     f.other_thread = other;
     f.write = is_write;
+    return f;
+  };
+  auto race = [&](int32_t other, int32_t other_site, bool other_write, bool other_atomic, bool async) {
+    CpuFinding f = finding(other, other_site);
     f.atomic = atomic;
     f.other_write = other_write;
     f.other_atomic = other_atomic;
@@ -773,14 +778,7 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
   auto other = [&](int32_t t, int32_t c) { return t >= 0 && t != me && !Ordered(me, t, c); };
   if (s.pending >= 0) {
     if (s.pending_tma) {
-      CpuFinding f{CpuFinding::Kind::Race};
-      f.site = site;
-      f.other_site = s.pending_site;
-      f.buffer = buffer;
-      f.offset = offset;
-      f.thread = me;
-      f.other_thread = s.pending;
-      f.write = is_write;
+      CpuFinding f = finding(s.pending, s.pending_site);
       f.other_tma = true;
       Record(f);
     } else {
@@ -788,13 +786,7 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     }
   } else if (access != GridAccess::Read && s.async_reads > 0) {
     // A wgmma or a tma_store still reads it.
-    CpuFinding f{CpuFinding::Kind::Race};
-    f.site = site;
-    f.other_site = s.async_site;
-    f.buffer = buffer;
-    f.offset = offset;
-    f.thread = me;
-    f.other_thread = s.async_reader;
+    CpuFinding f = finding(s.async_reader, s.async_site);
     f.write = true;
     f.other_async_read = s.async_tma_store ? 2 : 1;
     Record(f);
