@@ -92,17 +92,20 @@ std::string KernelMetadataJson(const ir::Module& m, const std::string& arch) {
                            p.is_shape_symbol ? "shape" : "scalar", ScalarName(p.var->type));
       }
     }
-    std::string grid, block, ct, conditions;
+    std::string grid, block, ct, conditions, cluster;
+    // Thread-block clusters only where there are (older metadata stays as it was).
+    if (f->ClusterBlocks() > 1)
+      cluster = fmt::format("      \"cluster\": [{}, {}, {}],\n", f->cluster[0], f->cluster[1], f->cluster[2]);
     for (const ir::Expr& g : f->grid) grid += (grid.empty() ? "" : ", ") + Formula(g);
     for (const ir::Expr& c : f->launch_conditions) conditions += (conditions.empty() ? "" : ", ") + Formula(c);
     for (int64_t b : f->block) block += (block.empty() ? "" : ", ") + std::to_string(b);
     for (auto& [n, v] : f->ct_values)
       ct += (ct.empty() ? "" : ", ") + JsonString(n) + ": " +
             (DecodeTypeValue(v) ? JsonString(CtValueString(v)) : std::to_string(v));
-    out += fmt::format("\n      ],\n      \"grid\": [{}],\n      \"block\": [{}],\n      \"shared_bytes\": {},\n"
+    out += fmt::format("\n      ],\n      \"grid\": [{}],\n      \"block\": [{}],\n{}      \"shared_bytes\": {},\n"
                        "      \"dynamic_shared\": {},\n      \"index_bits\": {},\n      \"compile_time\": {{{}}},\n"
                        "      \"requires\": [{}]\n    }}",
-                       grid, block, f->shared_bytes, f->shared_bytes > 48 * 1024 ? "true" : "false",
+                       grid, block, cluster, f->shared_bytes, f->shared_bytes > 48 * 1024 ? "true" : "false",
                        f->global_index_bits, ct, conditions);
   }
   return out + "\n  ]\n}\n";

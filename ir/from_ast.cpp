@@ -75,6 +75,7 @@ class Lowering {
     fn->outputs = inst.outputs;
     for (const sema::Dim& d : inst.block) fn->block.push_back(d.value);
     if (fn->block.empty()) fn->block = {1};
+    fn->cluster = inst.cluster;
     scopes_.clear();
     scopes_.emplace_back();
     type_params_.clear();
@@ -538,8 +539,27 @@ class Lowering {
     std::vector<Expr> zeros(tt->Rank(), IntImm::Make(ScalarKind::I32, 0));
     std::vector<Expr> args{Load::Make(tile.buffer, tile.Full(zeros))};
     if (load) args.push_back(Value(c->args[2]));
+    bool multicast = load && c->args.size() == 4;
+    if (multicast) args.push_back(Cast::Make(ScalarKind::I32, Value(c->args[3])));
     for (const ast::Expr* x : origin->indices) args.push_back(Cast::Make(ScalarKind::I32, Value(x)));
-    return Call::Make(ScalarKind::I32, load ? Intrinsic::TmaLoad : Intrinsic::TmaStore, std::move(args), nullptr, {map});
+    Intrinsic which = multicast ? Intrinsic::TmaLoadMulticast : load ? Intrinsic::TmaLoad : Intrinsic::TmaStore;
+    return Call::Make(ScalarKind::I32, which, std::move(args), nullptr, {map});
+  }
+
+  // A block's rank in its cluster, as %cluster_ctarank counts it: x
+  // fastest, from the block index modulo the cluster's extents.
+  Expr ClusterRank() {
+    Expr rank = IntImm::Make(ScalarKind::I32, 0);
+    int64_t stride = 1;
+    for (int d = 0; d < 3; ++d) {
+      int64_t extent = fn_->cluster[static_cast<size_t>(d)];
+      if (extent == 1) continue;
+      Expr id = Call::Make(ScalarKind::I32, static_cast<Intrinsic>(static_cast<int>(Intrinsic::BlockIdxX) + d), {});
+      Expr in = Binary::Make(BinaryOp::Mod, id, IntImm::Make(ScalarKind::I32, extent));
+      rank = Binary::Make(BinaryOp::Add, rank, Binary::Make(BinaryOp::Mul, in, IntImm::Make(ScalarKind::I32, stride)));
+      stride *= extent;
+    }
+    return rank;
   }
 
   // The register of the A fragment at (row, k) (the checker saw it exists).
@@ -655,10 +675,12 @@ class Lowering {
                         : n == "mbarrier_arrive" ? Intrinsic::MbarrierArrive
                         : n == "mbarrier_wait"   ? Intrinsic::MbarrierWait
                                                  : Intrinsic::MbarrierArriveExpectTx;
+      if (which == Intrinsic::MbarrierArrive && c->args.size() == 2) which = Intrinsic::MbarrierArriveCluster;
       std::vector<Expr> args{Value(c->args[0])};
       if (c->args.size() == 2) args.push_back(Cast::Make(ScalarKind::I32, Value(c->args[1])));
       return Call::Make(kVoid, which, std::move(args));
     }
+    if (n == "cluster_sync") return Call::Make(kVoid, Intrinsic::ClusterSync, {});
     if (n == "tma_load" || n == "tma_store") return TmaCopy(c, n == "tma_load");
     if (n == "tma_store_commit") return Call::Make(kVoid, Intrinsic::TmaStoreCommit, {});
     if (n == "tma_store_wait")
@@ -697,6 +719,7 @@ class Lowering {
         {"sigmoid", Intrinsic::Sigmoid}, {"abs", Intrinsic::Abs}, {"fma", Intrinsic::Fma},
         {"pow", Intrinsic::Pow}};
     if (auto it = kMath.find(n); it != kMath.end()) return Call::Make(t, it->second, args(t));
+    if (n == "cluster_rank") return ClusterRank();
     if (n == "min" || n == "max") {
       auto a = args(t);
       return Binary::Make(n == "min" ? BinaryOp::Min : BinaryOp::Max, a[0], a[1]);

@@ -41,7 +41,8 @@ bool IsHopperIntrinsic(Intrinsic i) {
          i == Intrinsic::WgmmaWait || i == Intrinsic::FenceProxyAsync || i == Intrinsic::MbarrierInit ||
          i == Intrinsic::MbarrierArrive || i == Intrinsic::MbarrierArriveExpectTx || i == Intrinsic::MbarrierWait ||
          i == Intrinsic::TmaLoad || i == Intrinsic::TmaStore || i == Intrinsic::TmaStoreCommit ||
-         i == Intrinsic::TmaStoreWait || i == Intrinsic::SetMaxNReg;
+         i == Intrinsic::TmaStoreWait || i == Intrinsic::SetMaxNReg || i == Intrinsic::MbarrierArriveCluster ||
+         i == Intrinsic::ClusterSync || i == Intrinsic::TmaLoadMulticast;
 }
 
 std::string_view IntrinsicName(Intrinsic i) {
@@ -100,6 +101,9 @@ std::string_view IntrinsicName(Intrinsic i) {
     case Intrinsic::MbarrierArriveExpectTx: return "mbarrier_arrive_expect_tx";
     case Intrinsic::MbarrierWait: return "mbarrier_wait";
     case Intrinsic::TmaLoad: return "tma_load";
+    case Intrinsic::TmaLoadMulticast: return "tma_load";  // as written (the mask is its third argument)
+    case Intrinsic::MbarrierArriveCluster: return "mbarrier_arrive";  // as written, with the rank
+    case Intrinsic::ClusterSync: return "cluster_sync";
     case Intrinsic::TmaStore: return "tma_store";
     case Intrinsic::TmaStoreCommit: return "tma_store_commit";
     case Intrinsic::TmaStoreWait: return "tma_store_wait";

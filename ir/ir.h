@@ -120,12 +120,22 @@ enum class Intrinsic {
   MbarrierArrive,          // args: the barrier
   MbarrierArriveExpectTx,  // args: the barrier, transaction bytes (i32)
   MbarrierWait,            // args: the barrier, the phase parity (i32): waits until that phase completed
+  // Thread-block clusters (sm_90): an arrival on the mbarrier at the same
+  // shared offset in block `rank` of the cluster (args: the barrier, the
+  // rank (i32)); the cluster-wide barrier (no args).
+  MbarrierArriveCluster,
+  ClusterSync,
   // TMA (sm_90): buffers {the tensor-map parameter}; the box is its
   // tma_box. TmaLoad args: Load of the shared tile's first element, Load of
   // the mbarrier, then the box origin (i32, one per dimension, outermost
   // first); the copy completes the box's bytes on the mbarrier. TmaStore
   // args: Load of the shared tile's first element, then the origin.
   TmaLoad,
+  // A tma_load multicast to the blocks of the cluster whose rank bits are
+  // set in a 16-bit mask: args: tile, mbarrier, the mask (i32), then the
+  // origin; the box lands at the tile's offset in each, completing its
+  // bytes on each one's mbarrier at the barrier's offset.
+  TmaLoadMulticast,
   TmaStore,
   TmaStoreCommit,
   TmaStoreWait,  // args: the number of groups whose reads may stay pending
@@ -393,6 +403,7 @@ struct Function {
   Stmt body;
   std::vector<Expr> grid;            // kernels: grid extents over parameters
   std::vector<int64_t> block;        // kernels: block extents
+  std::vector<int64_t> cluster{1, 1, 1};  // kernels: thread-block cluster extents (`cluster(...)`)
   std::vector<std::pair<std::string, int64_t>> ct_values;
   std::string implements;
   std::vector<std::string> outputs;  // the parameters that are the op's results
@@ -403,6 +414,7 @@ struct Function {
   SourceRange loc;
   int next_var_id = 0;
   int64_t Threads() const;
+  int64_t ClusterBlocks() const { return cluster[0] * cluster[1] * cluster[2]; }
 };
 
 struct Module {

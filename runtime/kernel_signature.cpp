@@ -290,6 +290,8 @@ bool ParseKernelMetadata(const std::string& text, std::vector<KernelSignature>* 
       for (const Json& g : grid->items) sig.grid.push_back(g.str);
     if (const Json* block = k.Get("block"))
       for (const Json& b : block->items) sig.block.push_back(static_cast<int64_t>(b.number));
+    if (const Json* c = k.Get("cluster"))
+      for (size_t d = 0; d < c->items.size() && d < 3; ++d) sig.cluster[d] = std::max<int64_t>(1, static_cast<int64_t>(c->items[d].number));
     if (const Json* s = k.Get("shared_bytes")) sig.shared_bytes = static_cast<int64_t>(s->number);
     if (const Json* d = k.Get("dynamic_shared")) sig.dynamic_shared = d->b;
     if (const Json* b = k.Get("index_bits")) sig.index_bits = b->number == 32 ? 32 : 64;
@@ -437,7 +439,19 @@ bool CheckArguments(const KernelSignature& sig, const tmc_arg* args, int num_arg
     out->grid[g] = *v;
   }
   for (size_t b = 0; b < sig.block.size(); ++b) out->block[b] = sig.block[b];
-  return true;
+  std::copy(sig.cluster, sig.cluster + 3, out->cluster);
+  *error = ClusterGridError(out->grid, out->cluster);
+  return error->empty();
+}
+
+std::string ClusterGridError(const int64_t grid[3], const int64_t cluster[3]) {
+  for (int d = 0; d < 3; ++d)
+    if (grid[d] % cluster[d] != 0)
+      return "the grid (" + std::to_string(grid[0]) + ", " + std::to_string(grid[1]) + ", " + std::to_string(grid[2]) +
+             ") is not a whole number of clusters of (" + std::to_string(cluster[0]) + ", " + std::to_string(cluster[1]) +
+             ", " + std::to_string(cluster[2]) + ") blocks: dimension " + std::to_string(d) + " must be a multiple of " +
+             std::to_string(cluster[d]);
+  return "";
 }
 
 uint64_t PackScalar(tmc_dtype dtype, const tmc_arg& a) {

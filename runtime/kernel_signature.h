@@ -33,6 +33,7 @@ struct KernelSignature {
   std::vector<ParamInfo> params;
   std::vector<std::string> grid;   // formulas over parameter names
   std::vector<int64_t> block;
+  int64_t cluster[3] = {1, 1, 1};  // blocks per thread-block cluster
   int64_t shared_bytes = 0;
   bool dynamic_shared = false;
   /// Width of the kernel's element offsets into dense tensors: with 32, a
@@ -63,7 +64,12 @@ struct CheckedLaunch {
   std::map<std::string, int64_t> symbols;  // shape symbols and integer scalars, by name
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
+  int64_t cluster[3] = {1, 1, 1};
 };
+
+/// Why a grid cannot be launched in clusters of `cluster` blocks (each
+/// dimension must be a multiple of the cluster's), or "" when it can.
+std::string ClusterGridError(const int64_t grid[3], const int64_t cluster[3]);
 
 /// Checks `args` (the parameters as written, without shape symbols) against
 /// the signature: count, tensor-ness, dtype, rank, shape symbols bound

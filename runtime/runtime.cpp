@@ -167,6 +167,10 @@ const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
     case K::MbarrierUninitialized: return "an mbarrier used before mbarrier_init";
     case K::WgmmaRegisterInFlight: return "a wgmma register used before its wgmma_wait";
     case K::TmaStoreUnfinished: return "a tma_store still reading shared memory when its thread ended";
+    case K::ClusterSyncDivergence: return "a cluster_sync not reached by every thread of the cluster";
+    case K::ClusterRankOutside: return "a block rank outside the cluster";
+    case K::ClusterPeerExited: return "an mbarrier arrival or multicast copy into a block of the cluster that exited";
+    case K::ClusterMbarrierUnordered: return "another block's mbarrier used with no cluster_sync after its init";
   }
   return "a fault";
 }
@@ -183,6 +187,7 @@ tmc_status LaunchOnCpu(tmc_kernel* k, const tmc::runtime::CheckedLaunch& checked
   l.args = slots.data();
   std::copy(checked.grid, checked.grid + 3, l.grid);
   std::copy(checked.block, checked.block + 3, l.block);
+  std::copy(checked.cluster, checked.cluster + 3, l.cluster);
   l.shared_bytes = sig.shared_bytes;
   std::vector<tmc::runtime::CpuFinding> findings;
   {

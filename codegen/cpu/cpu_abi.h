@@ -87,6 +87,7 @@ enum {
   TMC_CPU_MBARRIER_ARRIVE = 1,
   TMC_CPU_MBARRIER_ARRIVE_EXPECT_TX = 2,
   TMC_CPU_MBARRIER_WAIT = 3,
+  TMC_CPU_MBARRIER_ARRIVE_CLUSTER = 4,  // on the barrier at `bar`'s offset in the block of cluster rank `value`
 };
 void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, int32_t buffer, int64_t index,
                       int64_t extent, int32_t site);
@@ -99,11 +100,15 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
  * at `bar` and lands when its phase completes; TMC_CPU_TMA_STORE writes
  * the part inside the tensor, reading the tile until tma_store_wait. The
  * buffers (and the tile buffer's shared byte offset) name them in
- * reports. */
+ * reports. A load with a nonzero `multicast` mask lands in (and completes
+ * on the barrier of) each block of the cluster whose rank bit is set. */
 enum { TMC_CPU_TMA_LOAD = 0, TMC_CPU_TMA_STORE = 1 };
 void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, int32_t rank, const int64_t* geometry,
                  int32_t elem_bytes, int32_t swizzle, void* bar, int32_t tile_buffer, int64_t tile_base,
-                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int64_t bar_extent, int32_t site);
+                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int64_t bar_extent, int32_t multicast,
+                 int32_t site);
+/* cluster_sync: the barrier of all threads of the blocks of a cluster. */
+void tmc_cpu_cluster_sync(tmc_cpu_thread* t, int32_t site);
 /* tma_store_commit (op 0) and tma_store_wait(pending) (op 1): the stores'
  * reads of shared memory end at the wait that completes their group. */
 enum { TMC_CPU_TMA_STORE_COMMIT = 0, TMC_CPU_TMA_STORE_WAIT = 1 };

@@ -157,8 +157,11 @@ class Printer {
       else if (p.buffer) params += fmt::format("{}{}* __restrict__ {}", p.buffer->read_only ? "const " : "", CType(p.buffer->elem), p.buffer->name);
       else params += CType(p.var->type) + " " + Name(*p.var);
     }
+    // A cluster kernel forms its clusters at any launch (__cluster_dims__,
+    // PTX's .reqnctapercluster).
+    std::string cluster = fn.ClusterBlocks() > 1 ? fmt::format(" __cluster_dims__({}, {}, {})", fn.cluster[0], fn.cluster[1], fn.cluster[2]) : "";
     if (fn.kind == ir::Function::Kind::Kernel)
-      return fmt::format("extern \"C\" __global__ void __launch_bounds__({}) {}({})", fn.Threads(), fn.name, params);
+      return fmt::format("extern \"C\" __global__ void __launch_bounds__({}){} {}({})", fn.Threads(), cluster, fn.name, params);
     return fmt::format("static __device__ {} {}({})", fn.result ? CType(*fn.result) : "void", fn.name, params);
   }
 
@@ -363,11 +366,13 @@ class Printer {
       }
       case Intrinsic::Wgmma: return WgmmaAsm(c, shared_addr);
       case Intrinsic::TmaLoad:
+      case Intrinsic::TmaLoadMulticast:
       case Intrinsic::TmaStore: {
         // cp.async.bulk.tensor with the map's generic address (a
         // __grid_constant__ parameter) and coordinates innermost first.
-        bool load = c.intrinsic == Intrinsic::TmaLoad;
-        size_t first = load ? 2 : 1, rank = c.args.size() - first;
+        bool multicast = c.intrinsic == Intrinsic::TmaLoadMulticast;
+        bool load = c.intrinsic == Intrinsic::TmaLoad || multicast;
+        size_t first = multicast ? 3 : load ? 2 : 1, rank = c.args.size() - first;
         std::string ops = fmt::format("\"r\"({}), \"l\"(reinterpret_cast<uint64_t>(&{}))", shared_addr(c.args[0]),
                                       BufName(*c.buffers[0]));
         std::string coords;
@@ -379,16 +384,32 @@ class Printer {
           return fmt::format("asm volatile(\"cp.async.bulk.tensor.{}d.global.shared::cta.bulk_group [%1, {{{}}}], [%0];\\n\" :: {} : \"memory\");",
                              rank, coords, ops);
         ops += fmt::format(", \"r\"({})", shared_addr(c.args[1]));
+        std::string mask;
+        if (multicast) {
+          ops += fmt::format(", \"h\"((unsigned short)({}))", Expr(c.args[2]));
+          mask = fmt::format(", %{}", 3 + rank);
+        }
         return fmt::format(
-            "asm volatile(\"cp.async.bulk.tensor.{}d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {{{}}}], [%{}];\\n\" :: {} : \"memory\");",
-            rank, coords, 2 + rank, ops);
+            "asm volatile(\"cp.async.bulk.tensor.{}d.shared::cluster.global.mbarrier::complete_tx::bytes{} [%0], [%1, {{{}}}], [%{}]{};\\n\" :: {} : \"memory\");",
+            rank, multicast ? ".multicast::cluster" : "", coords, 2 + rank, mask, ops);
+      }
+      case Intrinsic::ClusterSync: return "asm volatile(\"barrier.cluster.arrive;\\n\\tbarrier.cluster.wait;\\n\" ::: \"memory\");";
+      case Intrinsic::MbarrierArriveCluster: {
+        // The barrier at the same offset in block %1 of the cluster.
+        return fmt::format(
+            "asm volatile(\"{{\\n.reg .b32 remote_bar;\\nmapa.shared::cluster.u32 remote_bar, %0, %1;\\n"
+            "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote_bar];\\n}}\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
+            shared_addr(c.args[0]), Expr(c.args[1]));
       }
       case Intrinsic::TmaStoreCommit: return "asm volatile(\"cp.async.bulk.commit_group;\\n\" ::: \"memory\");";
       case Intrinsic::TmaStoreWait:
         return fmt::format("asm volatile(\"cp.async.bulk.wait_group.read {};\\n\" ::: \"memory\");", *AsConstInt(c.args[0]));
       case Intrinsic::MbarrierInit:
         // With the fence that makes the init visible to the async proxy (TMA).
-        return fmt::format("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\\tfence.proxy.async.shared::cta;\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
+        // In a cluster, fence.mbarrier_init orders it before the other
+        // blocks' uses (with the cluster_sync that must follow).
+        return fmt::format("asm volatile(\"mbarrier.init.shared::cta.b64 [%0], %1;\\n\\tfence.proxy.async.shared::cta;\\n{}\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
+                           fn_ && fn_->ClusterBlocks() > 1 ? "\\tfence.mbarrier_init.release.cluster;\\n" : "",
                            shared_addr(c.args[0]), Expr(c.args[1]));
       case Intrinsic::MbarrierArrive:
         return fmt::format("asm volatile(\"mbarrier.arrive.shared::cta.b64 _, [%0];\\n\" :: \"r\"({}) : \"memory\");",

@@ -21,6 +21,7 @@
 #include <map>
 
 #include "codegen/cpu/cpu_abi.h"
+#include "codegen/nvptx/nvptx_backend.h"
 #include "ir/divisibility.h"
 #include "ir/mutator.h"
 #include "ir/transforms/flatten_buffers.h"
@@ -127,6 +128,12 @@ class Emitter {
       const char* keys[] = {"maxntidx", "maxntidy", "maxntidz"};
       for (size_t d = 0; d < fn.block.size(); ++d)
         ann->addOperand(llvm::MDNode::get(ctx_, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx_, keys[d]), i32(fn.block[d])}));
+      // LLVM 19's NVPTX has no annotation for a cluster's shape: EmitPtx
+      // writes the .reqnctapercluster directive from this one.
+      if (fn.ClusterBlocks() > 1)
+        mod_.getOrInsertNamedMetadata(kClusterMetadata)
+            ->addOperand(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, fn.name), i32(fn.cluster[0]), i32(fn.cluster[1]),
+                                                  i32(fn.cluster[2])}));
     }
     std::vector<llvm::Metadata*> grid_constants;  // 1-based indices of the tensor-map parameters
     for (size_t i = 0; i < fn.params.size(); ++i) {
@@ -924,10 +931,20 @@ class Emitter {
       }
       case I::MbarrierInit:
       case I::MbarrierArrive:
+      case I::MbarrierArriveCluster:
       case I::MbarrierArriveExpectTx:
       case I::MbarrierWait: return Mbarrier(*c);
       case I::TmaLoad:
+      case I::TmaLoadMulticast:
       case I::TmaStore: return Tma(*c);
+      case I::ClusterSync: {
+        // barrier.cluster.arrive (release) and .wait (acquire): every
+        // thread of every block of the cluster, and their memory.
+        if (!o_.host) return InlinePtx("barrier.cluster.arrive;\n\tbarrier.cluster.wait;");
+        b_.CreateCall(Runtime("tmc_cpu_cluster_sync", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty()}),
+                      {thread_, b_.getInt32(static_cast<uint32_t>(Site()))});
+        return b_.getInt32(0);
+      }
       case I::TmaStoreCommit: return TmaStoreSync(TMC_CPU_TMA_STORE_COMMIT, 0, "cp.async.bulk.commit_group;");
       case I::TmaStoreWait: {
         int64_t n = *AsConstInt(c->args[0]);
@@ -1197,10 +1214,11 @@ class Emitter {
   llvm::Value* Mbarrier(const Call& c) {
     auto* bar = c.args[0]->as<Load>();
     llvm::Value* value = c.args.size() > 1 ? Value(c.args[1]) : b_.getInt32(0);
-    int op = c.intrinsic == Intrinsic::MbarrierInit    ? TMC_CPU_MBARRIER_INIT
-             : c.intrinsic == Intrinsic::MbarrierArrive ? TMC_CPU_MBARRIER_ARRIVE
-             : c.intrinsic == Intrinsic::MbarrierWait   ? TMC_CPU_MBARRIER_WAIT
-                                                        : TMC_CPU_MBARRIER_ARRIVE_EXPECT_TX;
+    int op = c.intrinsic == Intrinsic::MbarrierInit           ? TMC_CPU_MBARRIER_INIT
+             : c.intrinsic == Intrinsic::MbarrierArrive        ? TMC_CPU_MBARRIER_ARRIVE
+             : c.intrinsic == Intrinsic::MbarrierArriveCluster ? TMC_CPU_MBARRIER_ARRIVE_CLUSTER
+             : c.intrinsic == Intrinsic::MbarrierWait          ? TMC_CPU_MBARRIER_WAIT
+                                                               : TMC_CPU_MBARRIER_ARRIVE_EXPECT_TX;
     if (o_.host) {
       TMC_CHECK(bar->indices.size() == 1, "unflattened mbarrier");
       llvm::Value* index = Value(bar->indices[0]);
@@ -1216,8 +1234,19 @@ class Emitter {
     // The init is a generic-proxy write; the TMA unit completes transactions
     // on the barrier through the async proxy: the fence makes the init
     // visible to it (as the CUDA guide's TMA example does).
-    const char* text = op == TMC_CPU_MBARRIER_INIT     ? "mbarrier.init.shared::cta.b64 [$0], $1;\n\tfence.proxy.async.shared::cta;"
+    // In a cluster, the other blocks' arrivals and multicast copies reach
+    // it too: fence.mbarrier_init orders the init before them (with the
+    // cluster_sync that must follow, as CUTLASS's fence_barrier_init).
+    bool cluster = fn_ && fn_->ClusterBlocks() > 1;
+    const char* text = op == TMC_CPU_MBARRIER_INIT
+                           ? (cluster ? "mbarrier.init.shared::cta.b64 [$0], $1;\n\tfence.proxy.async.shared::cta;\n\t"
+                                        "fence.mbarrier_init.release.cluster;"
+                                      : "mbarrier.init.shared::cta.b64 [$0], $1;\n\tfence.proxy.async.shared::cta;")
                        : op == TMC_CPU_MBARRIER_ARRIVE ? "mbarrier.arrive.shared::cta.b64 _, [$0];"
+                       : op == TMC_CPU_MBARRIER_ARRIVE_CLUSTER
+                           // The barrier at the same offset in block $1 of the cluster.
+                           ? "{\n.reg .b32 remote_bar;\nmapa.shared::cluster.u32 remote_bar, $0, $1;\n"
+                             "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote_bar];\n}"
                        : op == TMC_CPU_MBARRIER_WAIT
                            ? "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
                              "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}"
@@ -1244,8 +1273,9 @@ class Emitter {
   llvm::Value* Tma(const Call& c) {
     const Buffer& map = *c.buffers[0];
     auto* tile = c.args[0]->as<Load>();
-    bool load = c.intrinsic == Intrinsic::TmaLoad;
-    size_t first = load ? 2 : 1;
+    bool multicast = c.intrinsic == Intrinsic::TmaLoadMulticast;
+    bool load = c.intrinsic == Intrinsic::TmaLoad || multicast;
+    size_t first = multicast ? 3 : load ? 2 : 1;
     size_t rank = c.args.size() - first;
     llvm::Type *i32 = b_.getInt32Ty(), *i64 = b_.getInt64Ty(), *ptr = b_.getPtrTy();
     TMC_CHECK(tile->indices.size() == 1, "unflattened TMA tile");
@@ -1273,7 +1303,7 @@ class Emitter {
         bar_buffer = BufferId(*b->buffer);
         bar_extent = AllocatedElements(*b->buffer);
       }
-      b_.CreateCall(Runtime("tmc_cpu_tma", b_.getVoidTy(), {ptr, i32, ptr, ptr, i32, ptr, i32, i32, ptr, i32, i64, i32, i32, i64, i64, i32}),
+      b_.CreateCall(Runtime("tmc_cpu_tma", b_.getVoidTy(), {ptr, i32, ptr, ptr, i32, ptr, i32, i32, ptr, i32, i64, i32, i32, i64, i64, i32, i32}),
                     {thread_, b_.getInt32(load ? TMC_CPU_TMA_LOAD : TMC_CPU_TMA_STORE),
                      ElementPointer(*tile->buffer, Value(tile->indices[0])), buffers_.at(&map),
                      b_.getInt32(static_cast<uint32_t>(rank)), geometry,
@@ -1281,7 +1311,8 @@ class Emitter {
                      b_.getInt32(static_cast<uint32_t>(map.tma_swizzle)), bar,
                      b_.getInt32(static_cast<uint32_t>(BufferId(*tile->buffer))), HostSharedOffset(buffers_.at(tile->buffer.get())),
                      b_.getInt32(static_cast<uint32_t>(BufferId(map))), b_.getInt32(static_cast<uint32_t>(bar_buffer)), bar_index,
-                     b_.getInt64(static_cast<uint64_t>(bar_extent)), b_.getInt32(static_cast<uint32_t>(Site()))});
+                     b_.getInt64(static_cast<uint64_t>(bar_extent)), multicast ? Value(c.args[2]) : b_.getInt32(0),
+                     b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }
     llvm::Value* smem = b_.CreatePtrToInt(Address(*tile->buffer, tile->indices), i32);
@@ -1300,8 +1331,12 @@ class Emitter {
     if (load) {
       auto* b = c.args[1]->as<Load>();
       std::string bar = add(b_.CreatePtrToInt(Address(*b->buffer, b->indices), i32), "r");
-      text = fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.mbarrier::complete_tx::bytes [{}], [{}, {{{}}}], [{}];",
-                         rank, shared, map_ref, coords, bar);
+      // Multicast: the box lands at the tile's offset, and completes on the
+      // barrier's, in each block of the cluster whose bit the mask sets.
+      std::string mask = multicast ? add(b_.CreateTrunc(Value(c.args[2]), b_.getInt16Ty()), "h") : "";
+      text = fmt::format("cp.async.bulk.tensor.{}d.shared::cluster.global.mbarrier::complete_tx::bytes{} [{}], [{}, {{{}}}], [{}]{};",
+                         rank, multicast ? ".multicast::cluster" : "", shared, map_ref, coords, bar,
+                         multicast ? ", " + mask : "");
     } else {
       text = fmt::format("cp.async.bulk.tensor.{}d.global.shared::cta.bulk_group [{}, {{{}}}], [{}];", rank, map_ref,
                          coords, shared);
@@ -1448,9 +1483,11 @@ class Emitter {
       case Intrinsic::Wgmma: return (i == 1 && c.buffers.size() == 1) || i == 2;  // A's register when in registers
       case Intrinsic::MbarrierInit:
       case Intrinsic::MbarrierArrive:
+      case Intrinsic::MbarrierArriveCluster:
       case Intrinsic::MbarrierArriveExpectTx:
       case Intrinsic::MbarrierWait: return i == 0;
-      case Intrinsic::TmaLoad: return i <= 1;
+      case Intrinsic::TmaLoad:
+      case Intrinsic::TmaLoadMulticast: return i <= 1;
       case Intrinsic::TmaStore: return i == 0;
       case Intrinsic::CallFunc: return c.callee->params[i].buffer != nullptr;
       default: return false;

@@ -5,7 +5,10 @@
 
 #include "codegen/nvptx/rematerialize_in_loops.h"
 
+#include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -92,6 +95,28 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, st
                                                    : llvm::CodeGenOptLevel::Default;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       kTriple, o.arch, features, topts, llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+}  // namespace
+
+namespace {
+
+// `.reqnctapercluster X, Y, Z` among the performance directives of each
+// cluster kernel's `.entry` (after its parameter list, before its body).
+void AddClusterDirectives(const llvm::Module& m, std::string* ptx) {
+  const llvm::NamedMDNode* clusters = m.getNamedMetadata(kClusterMetadata);
+  if (!clusters) return;
+  for (const llvm::MDNode* node : clusters->operands()) {
+    std::string name = llvm::cast<llvm::MDString>(node->getOperand(0))->getString().str();
+    auto dim = [&](unsigned i) {
+      return llvm::mdconst::extract<llvm::ConstantInt>(node->getOperand(i))->getZExtValue();
+    };
+    size_t entry = ptx->find(".entry " + name + "(");
+    if (entry == std::string::npos) continue;
+    size_t body = ptx->find("\n{", entry);
+    if (body == std::string::npos) continue;
+    ptx->insert(body + 1, fmt::format(".reqnctapercluster {}, {}, {}\n", dim(1), dim(2), dim(3)));
+  }
 }
 
 }  // namespace
@@ -194,14 +219,17 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
 bool EmitPtx(llvm::Module& m, const NvptxOptions& o, std::string* ptx, std::string* error) {
   std::unique_ptr<llvm::TargetMachine> tm = MakeTargetMachine(o, error);
   if (!tm) return false;
-  llvm::raw_string_ostream os(*ptx);
-  llvm::buffer_ostream bos(os);
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, bos, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-    *error = "the NVPTX target cannot emit assembly";
-    return false;
+  {
+    llvm::raw_string_ostream os(*ptx);
+    llvm::buffer_ostream bos(os);  // flushed into *ptx when it goes
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, bos, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+      *error = "the NVPTX target cannot emit assembly";
+      return false;
+    }
+    pm.run(m);
   }
-  pm.run(m);
+  AddClusterDirectives(m, ptx);
   return true;
 }
 

@@ -23,6 +23,11 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& options, std::string*
 /// PTX assembly of an optimized module.
 bool EmitPtx(llvm::Module& m, const NvptxOptions& options, std::string* ptx, std::string* error);
 
+/// Named metadata of a module with thread-block-cluster kernels: one node
+/// per kernel, {name, x, y, z}; EmitPtx writes each as `.reqnctapercluster`
+/// (so that a plain launch forms the clusters).
+inline constexpr const char* kClusterMetadata = "tmc.cluster";
+
 /// The default libdevice path (TMC_LIBDEVICE, else the CUDA toolkit's).
 std::string DefaultLibdevicePath();
 

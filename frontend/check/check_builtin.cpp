@@ -9,7 +9,7 @@ namespace {
 
 enum class Builtin {
   FloatMath, Abs, MinMax, Fma, Pow, Select, Cdiv, Range, Unroll,
-  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, Wgmma, Mbarrier, Tma, None
+  Shuffle, Atomic, AtomicCas, Mapping, Mma, LdMatrix, CpAsync, Tile, Sizeof, CpAsyncCommit, CpAsyncWait, Wgmma, Mbarrier, Tma, Cluster, None
 };
 
 struct BuiltinInfo {
@@ -45,9 +45,10 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "cp_async_commit") return {Builtin::CpAsyncCommit, 0, 0, true};
   if (n == "cp_async_wait") return {Builtin::CpAsyncWait, 1, 1, true};
   if (n == "wgmma" || n == "wgmma_t") return {Builtin::Wgmma, 3, 4, true};
-  if (n == "mbarrier_arrive") return {Builtin::Mbarrier, 1, 1, true};
+  if (n == "mbarrier_arrive") return {Builtin::Mbarrier, 1, 2, true};
   if (n == "mbarrier_init" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait") return {Builtin::Mbarrier, 2, 2, true};
-  if (n == "tma_load") return {Builtin::Tma, 3, 3, true};
+  if (n == "tma_load") return {Builtin::Tma, 3, 4, true};
+  if (n == "cluster_rank" || n == "cluster_sync") return {Builtin::Cluster, 0, 0, true};
   if (n == "tma_store") return {Builtin::Tma, 2, 2, true};
   if (n == "tma_store_commit") return {Builtin::Tma, 0, 0, true};
   if (n == "tma_store_wait") return {Builtin::Tma, 1, 1, true};
@@ -151,6 +152,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
   if (b.kind == Builtin::Wgmma) return CheckWgmmaCall(e, name);
   if (b.kind == Builtin::Mbarrier) return CheckMbarrierCall(e, name);
   if (b.kind == Builtin::Tma) return CheckTmaCall(e, name);
+  if (b.kind == Builtin::Cluster) return CheckClusterCall(e, name);
   if (b.kind == Builtin::Sizeof) {
     // sizeof(T) of an element-type parameter, or sizeof(x) of a scalar
     // value's type: its bytes in memory, a compile-time i32 (for byte
@@ -329,6 +331,7 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     case Builtin::Wgmma:
     case Builtin::Mbarrier:
     case Builtin::Tma:
+    case Builtin::Cluster:
     case Builtin::Tile:
     case Builtin::Sizeof:
     case Builtin::None:

@@ -152,8 +152,12 @@ void Checker::CheckCtParams(ast::KernelDecl* decl, KernelInstance& instance) {
 void Checker::CheckLaunch(ast::KernelDecl* decl, KernelInstance& instance) {
   const ast::LaunchClause* grid = nullptr;
   const ast::LaunchClause* block = nullptr;
+  const ast::LaunchClause* cluster = nullptr;
   for (const ast::LaunchClause& l : decl->launch) {
-    const ast::LaunchClause** slot = l.name.name == "grid" ? &grid : l.name.name == "block" ? &block : nullptr;
+    const ast::LaunchClause** slot = l.name.name == "grid"      ? &grid
+                                     : l.name.name == "block"   ? &block
+                                     : l.name.name == "cluster" ? &cluster
+                                                                : nullptr;
     if (!slot) {
       diags_.Report(l.name.range, DiagKind::UnknownKernelClause, l.name.name);
       continue;
@@ -185,6 +189,24 @@ void Checker::CheckLaunch(ast::KernelDecl* decl, KernelInstance& instance) {
       }
       if (ok && threads > 1024) diags_.Report(l.range, DiagKind::BlockTooLarge, threads);
       instance.block = block_dims_;
+    } else if (slot == &cluster) {
+      // Blocks per thread-block cluster: compile-time, at most 8 in all
+      // (the portable cluster size of sm_90).
+      int64_t blocks = 1;
+      bool ok = true;
+      for (size_t d = 0; d < l.dims.size(); ++d) {
+        std::optional<int64_t> v = EvalInt(l.dims[d], "a cluster dimension");
+        if (v && *v <= 0) {
+          diags_.Report(l.dims[d]->range, DiagKind::NonPositiveCluster, *v);
+          v.reset();
+        }
+        ok = ok && v;
+        if (v) {
+          blocks *= *v;
+          instance.cluster[d] = *v;
+        }
+      }
+      if (ok && blocks > 8) diags_.Report(l.range, DiagKind::ClusterTooLarge, blocks);
     } else {
       for (ast::Expr* d : l.dims) {
         ExprInfo info = CheckExpr(d);
@@ -346,6 +368,7 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
     CheckLaunch(decl, instance);
     if (decl->implements) CheckImplements(decl, instance);
     tma_boxes_.clear();
+    instance.name = decl->name.name;
     kernel_instance_ = &instance;
     CheckBlock(decl->body);
     kernel_instance_ = nullptr;

@@ -132,11 +132,12 @@ ExprInfo Checker::CheckTmaCall(ast::CallExpr* e, const std::string& name) {
     return void_info;
   }
   if (name == "tma_load") {
-    // tma_load(tile, A[c0, ...], bar[i])
+    // tma_load(tile, A[c0, ...], bar[i], mask?)
     Symbol* map = CheckTmaOrigin(e->args[1], 1, name);
     if (!map) CheckExpr(e->args[0]);  // still checked (and its names used)
     bool ok = map && CheckTmaTile(e, 0, *map, name);
     ok = CheckMbarrierOperand(e->args[2], 2, name) && ok;
+    if (e->args.size() == 4) ok = CheckClusterOperand(e->args[3], name, true) && ok;
     return ok ? void_info : ErrorInfo();
   }
   // tma_store(A[c0, ...], tile): A must be one of the op's results.

@@ -82,6 +82,9 @@ struct KernelInstance {
   std::vector<const ast::Expr*> launch_conditions;
   std::vector<Dim> block;
   std::vector<std::string> grid;
+  std::vector<int64_t> cluster{1, 1, 1};  // `cluster(...)`: blocks per thread-block cluster
+  std::string name;                       // the kernel's
+  int64_t ClusterBlocks() const { return cluster[0] * cluster[1] * cluster[2]; }
 };
 
 /// A parsed and checked module, with the declarations it exports.
@@ -262,6 +265,10 @@ class Checker {
   /// mbarrier array (reported otherwise).
   bool CheckMbarrierOperand(ast::Expr* arg, size_t index, const std::string& name);
   ExprInfo CheckTmaCall(ast::CallExpr* e, const std::string& name);  // check_tma.cpp
+  ExprInfo CheckClusterCall(ast::CallExpr* e, const std::string& name);  // check_cluster.cpp
+  // A block rank in the cluster (`mask`: a multicast mask of ranks) as an
+  // argument of the built-in `name`.
+  bool CheckClusterOperand(ast::Expr* arg, const std::string& name, bool mask);
   /// A TMA copy's tile origin `A[c0, ...]` (argument `index`); A's symbol.
   Symbol* CheckTmaOrigin(ast::Expr* arg, size_t index, const std::string& name);
   /// A TMA copy's shared tile for the tensor map of `map` (argument

@@ -57,6 +57,11 @@ void CheckTargetFeatures(Function& fn, PassContext& ctx) {
       ctx.diags->Report(fn.loc, DiagKind::TmaParamArch, p.buffer->name, "--arch=sm_90 or sm_90a", ctx.ArchName());
       return;
     }
+  // Thread-block clusters exist from sm_90 on.
+  if (fn.ClusterBlocks() > 1 && ctx.sm_arch < 90) {
+    ctx.diags->Report(fn.loc, DiagKind::ClusterArch, fn.name, "--arch=sm_90 or sm_90a", ctx.ArchName());
+    return;
+  }
   FindHopper find(fn, ctx);
   Visitor& v = find;
   v.Walk(fn.body);

@@ -141,7 +141,7 @@ StackPool& Stacks() {
   return *pool;
 }
 
-enum class State { Ready, AtBarrier, AtWarp, AtMbarrier, Done };
+enum class State { Ready, AtBarrier, AtWarp, AtMbarrier, AtCluster, Done };
 
 // What happened to one element (address) in the current barrier interval
 // (epoch), and whether an asynchronous copy into it is still in flight
@@ -248,6 +248,7 @@ struct Mbarrier {
   std::vector<TmaCopy> copies;
   int64_t inflight = 0;
   int64_t key = 0;  // its shared offset
+  int64_t init_cluster_epoch = 0;  // the cluster_syncs of its cluster before its init
 };
 
 struct Warp {
@@ -275,6 +276,12 @@ struct Block {
   ProfileRecorder* profile = nullptr;  // --profile: this worker's
   int64_t shared_bytes = 0;            // of each block of the launch
   std::unordered_map<int64_t, Mbarrier> mbarriers;  // by shared offset, for this block
+  std::vector<char> shared;                          // its shared memory
+  // Thread-block clusters: the blocks that run together (this one at
+  // `rank`), and the cluster_syncs they completed.
+  std::vector<Block>* cluster = nullptr;
+  int32_t rank = 0;
+  int64_t cluster_epoch = 0;
 };
 
 // Loop back-edges between two looks at the clock (tmc_cpu_poll).
@@ -445,12 +452,14 @@ bool CheckWarp(Block& b, int32_t w0, int32_t w1) {
   return false;
 }
 
-void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, std::vector<char>& shared) {
+// Resets `b` to run block (bx, by, bz) from its start.
+void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b) {
   int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
-  std::fill(shared.begin(), shared.end(), 0);
+  std::fill(b.shared.begin(), b.shared.end(), 0);
   b.shared_bytes = l.shared_bytes;
   b.mbarriers.clear();
   b.epoch = 0;
+  b.cluster_epoch = 0;
   b.aborted = false;
   b.timeout_s = l.timeout_s;
   if (l.timeout_s > 0)
@@ -484,116 +493,183 @@ void RunBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b, 
       t.bdim[d] = static_cast<int32_t>(l.block[d]);
       t.gdim[d] = static_cast<int32_t>(l.grid[d]);
     }
-    t.shared = shared.data();
+    t.shared = b.shared.data();
     t.block = &b;
     t.linear_tid = i;
     t.poll = kPollInterval;
     f.sp = InitialStack(f.stack);
   }
-  g_block = &b;
-  while (!b.aborted) {
-    bool ran = false;
-    for (int32_t i = 0; i < n && !b.aborted; ++i) {
-      if (b.fibers[static_cast<size_t>(i)].state != State::Ready) continue;
-      b.current = i;
-      void* fake_stack = nullptr;
-      AsanEnter(&fake_stack, b.fibers[static_cast<size_t>(i)].stack, kStackBytes);
-      tmc_fiber_switch(&b.sched_sp, b.fibers[static_cast<size_t>(i)].sp);
-      AsanArrivedInScheduler(fake_stack);
-      ran = true;
+}
+
+// Some thread of `b` waits on an mbarrier that can no longer complete
+// (nobody in the cluster can run): reported, true.
+bool ReportMbarrierDeadlock(Block& b) {
+  int32_t n = static_cast<int32_t>(b.fibers.size());
+  for (int32_t i = 0; i < n; ++i) {
+    const Fiber& f = b.fibers[static_cast<size_t>(i)];
+    if (f.state != State::AtMbarrier) continue;
+    const Mbarrier& m = b.mbarriers[f.wait_bar];
+    CpuFinding d{CpuFinding::Kind::MbarrierDeadlock};
+    d.site = f.site;
+    d.thread = i;
+    d.buffer = m.buffer;
+    d.offset = m.index;
+    d.extent = m.pending;
+    d.address = m.tx - m.inflight;  // in-flight tma_loads would land at a wait
+    d.bits = f.wait_parity;
+    for (int32_t j = 0; j < n && d.other_thread < 0; ++j) {
+      const Fiber& o = b.fibers[static_cast<size_t>(j)];
+      if (j != i && (o.state == State::AtBarrier || o.state == State::AtWarp)) {
+        d.other_thread = j;
+        d.other_site = o.site;
+        d.why = o.state == State::AtBarrier ? CpuFinding::Why::AtBarrier : CpuFinding::Why::OtherSite;
+      }
     }
-    if (b.aborted) break;
+    g_block = &b;
+    Record(d);
+    b.aborted = true;
+    return true;
+  }
+  return false;
+}
+
+// Releases the block's barrier when all its threads wait at one `sync`
+// (true); reports divergence when some wait at a barrier and the others
+// exited or wait elsewhere (a `sync` at another line, a cluster_sync).
+bool ReleaseBlockBarrier(Block& b) {
+  int32_t n = static_cast<int32_t>(b.fibers.size());
+  int32_t at = 0, site = -1;
+  bool same = true;
+  for (int32_t i = 0; i < n; ++i) {
+    const Fiber& f = b.fibers[static_cast<size_t>(i)];
+    if (f.state != State::AtBarrier) continue;
+    if (at++ == 0) site = f.site;
+    else if (f.site != site) same = false;
+  }
+  if (at == 0) return false;
+  if (at == n && same) {
+    if (b.profile) b.profile->Barrier(site);
+    for (Fiber& f : b.fibers) f.state = State::Ready;
+    ++b.epoch;
+    return true;
+  }
+  CpuFinding d{CpuFinding::Kind::BarrierDivergence};
+  d.site = site;
+  for (int32_t i = 0; i < n; ++i) {
+    const Fiber& f = b.fibers[static_cast<size_t>(i)];
+    if ((f.state == State::AtBarrier || f.state == State::AtCluster) && f.site != site && d.other_site < 0) {
+      d.other_site = f.site;
+      d.other_thread = i;
+    }
+  }
+  for (int32_t i = 0; i < n && d.other_site < 0; ++i)
+    if (b.fibers[static_cast<size_t>(i)].state == State::Done) {
+      d.other_thread = i;
+      break;
+    }
+  for (int32_t i = 0; i < n; ++i)
+    if (b.fibers[static_cast<size_t>(i)].state == State::AtBarrier) {
+      d.thread = i;
+      break;
+    }
+  g_block = &b;
+  Record(d);
+  b.aborted = true;
+  return false;
+}
+
+// Releases the cluster_sync when every thread of every block of the
+// cluster waits at it (true); a thread that exited instead is reported
+// (false, with the blocks abandoned). A cluster_sync is a barrier of each
+// block too (a new barrier interval).
+bool ReleaseClusterBarrier(std::vector<Block>& cl) {
+  const Fiber* waiting = nullptr;
+  Block* waiting_block = nullptr;
+  for (Block& b : cl)
+    for (const Fiber& f : b.fibers)
+      if (f.state == State::AtCluster && !waiting) waiting = &f, waiting_block = &b;
+  if (!waiting) return false;
+  for (Block& b : cl)
+    for (const Fiber& f : b.fibers) {
+      if (f.state == State::AtCluster) continue;
+      CpuFinding d{CpuFinding::Kind::ClusterSyncDivergence};
+      d.site = waiting->site;
+      d.thread = waiting->t.linear_tid;
+      d.other_thread = f.t.linear_tid;
+      d.other_site = f.state == State::Done ? -1 : f.site;
+      std::copy(b.bid, b.bid + 3, d.other_block);
+      g_block = waiting_block;
+      Record(d);
+      for (Block& a : cl) a.aborted = true;
+      return false;
+    }
+  for (Block& b : cl) {
+    for (Fiber& f : b.fibers) f.state = State::Ready;
+    ++b.epoch;
+    ++b.cluster_epoch;
+  }
+  return true;
+}
+
+// Runs the blocks of one cluster (one block without clusters) to the end:
+// their threads take turns on this worker, so that blocks can wait for
+// each other (cluster_sync, another block's mbarrier, multicast copies).
+void RunCluster(std::vector<Block>& cl) {
+  auto aborted = [&] { return std::any_of(cl.begin(), cl.end(), [](const Block& b) { return b.aborted; }); };
+  while (!aborted()) {
+    bool ran = false;
+    for (Block& b : cl) {
+      g_block = &b;
+      int32_t n = static_cast<int32_t>(b.fibers.size());
+      for (int32_t i = 0; i < n && !b.aborted; ++i) {
+        if (b.fibers[static_cast<size_t>(i)].state != State::Ready) continue;
+        b.current = i;
+        void* fake_stack = nullptr;
+        AsanEnter(&fake_stack, b.fibers[static_cast<size_t>(i)].stack, kStackBytes);
+        tmc_fiber_switch(&b.sched_sp, b.fibers[static_cast<size_t>(i)].sp);
+        AsanArrivedInScheduler(fake_stack);
+        ran = true;
+      }
+      if (b.aborted) break;
+    }
+    if (aborted()) break;
     // Wake the threads whose mbarrier phase has completed (before judging
     // warps, which needs every lane parked).
     bool woke = false;
-    if (!b.mbarriers.empty())
-      for (int32_t i = 0; i < n; ++i) {
-        Fiber& f = b.fibers[static_cast<size_t>(i)];
+    for (Block& b : cl) {
+      if (b.mbarriers.empty()) continue;
+      for (Fiber& f : b.fibers)
         if (f.state == State::AtMbarrier && b.mbarriers[f.wait_bar].phase != f.wait_parity) {
           f.state = State::Ready;
           woke = true;
         }
-      }
+    }
     if (woke) continue;
     // Release warps whose lanes have all arrived at the same warp
     // operation; anything else is divergence (the hardware's .sync and
     // .aligned forms need every lane of the warp at the same instruction).
     bool released = false;
-    for (int32_t w0 = 0; w0 < n && !b.aborted; w0 += 32) {
-      int32_t w1 = std::min(n, w0 + 32);
-      if (CheckWarp(b, w0, w1)) released = true;
+    for (Block& b : cl) {
+      g_block = &b;
+      int32_t n = static_cast<int32_t>(b.fibers.size());
+      for (int32_t w0 = 0; w0 < n && !b.aborted; w0 += 32)
+        if (CheckWarp(b, w0, std::min(n, w0 + 32))) released = true;
     }
-    if (b.aborted || released || ran) continue;
+    if (aborted()) break;
+    if (released || ran) continue;
     // Nobody can run. A thread waiting on an mbarrier waits forever: no
     // one is left to arrive (or to issue the copies it counts).
-    for (int32_t i = 0; i < n; ++i) {
-      const Fiber& f = b.fibers[static_cast<size_t>(i)];
-      if (f.state != State::AtMbarrier) continue;
-      const Mbarrier& m = b.mbarriers[f.wait_bar];
-      CpuFinding d{CpuFinding::Kind::MbarrierDeadlock};
-      d.site = f.site;
-      d.thread = i;
-      d.buffer = m.buffer;
-      d.offset = m.index;
-      d.extent = m.pending;
-      d.address = m.tx - m.inflight;  // in-flight tma_loads would land at a wait
-      d.bits = f.wait_parity;
-      for (int32_t j = 0; j < n && d.other_thread < 0; ++j) {
-        const Fiber& o = b.fibers[static_cast<size_t>(j)];
-        if (j != i && (o.state == State::AtBarrier || o.state == State::AtWarp)) {
-          d.other_thread = j;
-          d.other_site = o.site;
-          d.why = o.state == State::AtBarrier ? CpuFinding::Why::AtBarrier : CpuFinding::Why::OtherSite;
-        }
-      }
-      Record(d);
-      b.aborted = true;
-      break;
-    }
-    if (b.aborted) break;
-    // Nobody can run: everyone live is at a barrier (or the block is done).
-    int32_t live = 0, at = 0, site = -1;
-    bool same = true;
-    for (int32_t i = 0; i < n; ++i) {
-      const Fiber& f = b.fibers[static_cast<size_t>(i)];
-      if (f.state == State::Done) continue;
-      ++live;
-      if (f.state == State::AtBarrier) {
-        if (at++ == 0) site = f.site;
-        else if (f.site != site) same = false;
-      }
-    }
-    if (live == 0) break;
-    if (at == live && at == n && same) {
-      if (b.profile) b.profile->Barrier(site);
-      for (Fiber& f : b.fibers) f.state = f.state == State::AtBarrier ? State::Ready : f.state;
-      ++b.epoch;
-      continue;
-    }
-    // Divergence: some threads exited, or they wait at different barriers.
-    CpuFinding d{CpuFinding::Kind::BarrierDivergence};
-    d.site = site;
-    for (int32_t i = 0; i < n; ++i) {
-      const Fiber& f = b.fibers[static_cast<size_t>(i)];
-      if (f.state == State::AtBarrier && f.site != site && d.other_site < 0) {
-        d.other_site = f.site;
-        d.other_thread = i;
-      }
-    }
-    for (int32_t i = 0; i < n && d.other_site < 0; ++i)
-      if (b.fibers[static_cast<size_t>(i)].state == State::Done) {
-        d.other_thread = i;
-        break;
-      }
-    for (int32_t i = 0; i < n; ++i)
-      if (b.fibers[static_cast<size_t>(i)].state == State::AtBarrier) {
-        d.thread = i;
-        break;
-      }
-    Record(d);
-    b.aborted = true;
+    if (std::any_of(cl.begin(), cl.end(), [](Block& b) { return ReportMbarrierDeadlock(b); })) break;
+    // Barriers whose threads have all arrived.
+    bool progress = false;
+    for (Block& b : cl) progress = ReleaseBlockBarrier(b) || progress;
+    if (aborted()) break;
+    if (progress) continue;
+    if (ReleaseClusterBarrier(cl)) continue;
+    break;  // everyone is done (or the blocks were abandoned)
   }
-  if (b.profile) b.profile->EndBlock();
+  for (Block& b : cl)
+    if (b.profile) b.profile->EndBlock();
   g_block = nullptr;
 }
 
@@ -604,39 +680,54 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   g_kernel_name = l.name;
   InstallSegvHandler();
   int64_t blocks = l.grid[0] * l.grid[1] * l.grid[2];
+  // Blocks run by clusters (one block each without them), in grid order.
+  int64_t per_cluster = l.cluster[0] * l.cluster[1] * l.cluster[2];
+  int64_t clusters_x = l.grid[0] / l.cluster[0], clusters_y = l.grid[1] / l.cluster[1];
+  int64_t clusters = blocks / per_cluster;
   int workers = l.workers > 0 ? l.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  workers = static_cast<int>(std::min<int64_t>(workers, blocks));
+  workers = static_cast<int>(std::min<int64_t>(workers, clusters));
   std::atomic<int64_t> next{0};
   std::atomic<bool> stop{false};
   std::unique_ptr<GridShadow> grid_shadow(l.check_races ? new GridShadow(l.grid) : nullptr);
   std::vector<std::vector<CpuFinding>> found(static_cast<size_t>(workers));
-  std::vector<ProfileRecorder> profiles(l.profile ? static_cast<size_t>(workers) : 0);
+  std::vector<ProfileRecorder> profiles(l.profile ? static_cast<size_t>(workers * per_cluster) : 0);
   auto work = [&](int id) {
-    Block b;
-    if (l.profile) b.profile = &profiles[static_cast<size_t>(id)];
+    std::vector<Block> cl(static_cast<size_t>(per_cluster));
     int32_t n = static_cast<int32_t>(l.block[0] * l.block[1] * l.block[2]);
-    b.fibers.resize(static_cast<size_t>(n));
     // One stack per fiber, and one for the fault handler (an overflow
     // leaves no room on the fiber's own).
-    std::vector<char*> stacks = Stacks().Take(static_cast<size_t>(n) + 1);
-    for (int32_t i = 0; i < n; ++i) b.fibers[static_cast<size_t>(i)].stack = stacks[static_cast<size_t>(i)];
+    std::vector<char*> stacks = Stacks().Take(static_cast<size_t>(n * per_cluster) + 1);
+    for (size_t r = 0; r < cl.size(); ++r) {
+      Block& b = cl[r];
+      if (l.profile) b.profile = &profiles[static_cast<size_t>(id) * cl.size() + r];
+      b.fibers.resize(static_cast<size_t>(n));
+      for (int32_t i = 0; i < n; ++i) b.fibers[static_cast<size_t>(i)].stack = stacks[r * static_cast<size_t>(n) + static_cast<size_t>(i)];
+      b.warps.resize(static_cast<size_t>((n + 31) / 32));
+      b.check_races = l.check_races;
+      b.grid = grid_shadow.get();
+      b.findings = &found[static_cast<size_t>(id)];
+      b.shared.resize(static_cast<size_t>(std::max<int64_t>(l.shared_bytes, 16)));
+      b.stop = &stop;
+      b.cluster = &cl;
+      b.rank = static_cast<int32_t>(r);
+    }
     stack_t alt{}, previous_alt{};
     alt.ss_sp = stacks.back();
     alt.ss_size = kStackBytes;
     sigaltstack(&alt, &previous_alt);
-    b.warps.resize(static_cast<size_t>((n + 31) / 32));
-    b.check_races = l.check_races;
-    b.grid = grid_shadow.get();
-    b.findings = &found[static_cast<size_t>(id)];
-    std::vector<char> shared(static_cast<size_t>(std::max<int64_t>(l.shared_bytes, 16)));
     g_args = l.args;
-    b.stop = &stop;
-    for (int64_t i = next++; i < blocks && !stop.load(std::memory_order_relaxed); i = next++) {
-      int32_t bx = static_cast<int32_t>(i % l.grid[0]);
-      int32_t by = static_cast<int32_t>((i / l.grid[0]) % l.grid[1]);
-      int32_t bz = static_cast<int32_t>(i / (l.grid[0] * l.grid[1]));
-      b.linear = i;
-      RunBlock(l, bx, by, bz, b, shared);
+    for (int64_t c = next++; c < clusters && !stop.load(std::memory_order_relaxed); c = next++) {
+      int64_t cx = c % clusters_x, cy = (c / clusters_x) % clusters_y, cz = c / (clusters_x * clusters_y);
+      for (int64_t r = 0; r < per_cluster; ++r) {
+        // Rank r of the cluster: x fastest, as %cluster_ctarank.
+        auto bx = static_cast<int32_t>(cx * l.cluster[0] + r % l.cluster[0]);
+        auto by = static_cast<int32_t>(cy * l.cluster[1] + (r / l.cluster[0]) % l.cluster[1]);
+        auto bz = static_cast<int32_t>(cz * l.cluster[2] + r / (l.cluster[0] * l.cluster[1]));
+        Block& b = cl[static_cast<size_t>(r)];
+        b.linear = bx + l.grid[0] * (by + l.grid[1] * static_cast<int64_t>(bz));
+        StartBlock(l, bx, by, bz, b);
+      }
+      RunCluster(cl);
     }
     sigaltstack(&previous_alt, nullptr);
     Stacks().Give(stacks);
@@ -680,6 +771,8 @@ using tmc::runtime::g_block;
 extern "C" {
 
 void tmc_cpu_sync(tmc_cpu_thread*, int32_t site) { tmc::runtime::Park(tmc::runtime::State::AtBarrier, site); }
+
+void tmc_cpu_cluster_sync(tmc_cpu_thread*, int32_t site) { tmc::runtime::Park(tmc::runtime::State::AtCluster, site); }
 
 uint32_t tmc_cpu_shfl32(tmc_cpu_thread* t, int32_t kind, uint32_t value, int32_t arg, int32_t site) {
   using namespace tmc::runtime;
@@ -875,6 +968,60 @@ Mbarrier& InitializedMbarrier(tmc_cpu_thread* t, int64_t key, int32_t buffer, in
     Record(f);
     g_block->aborted = true;
     Park(State::Done, site);  // never resumes
+  }
+  return it->second;
+}
+
+// The block of rank `rank` in the cluster, for an arrival on its mbarrier
+// or a multicast copy into it (`mask`: the rank came from a multicast
+// mask). A rank outside the cluster is reported and the block abandoned
+// (never returns then); a block whose threads all exited is reported and
+// null returned (the operation is dropped: its shared memory is gone).
+Block* PeerBlock(tmc_cpu_thread* t, int64_t rank, bool mask, int32_t site) {
+  std::vector<Block>& cl = *g_block->cluster;
+  if (rank < 0 || rank >= static_cast<int64_t>(cl.size())) {
+    CpuFinding f{CpuFinding::Kind::ClusterRankOutside};
+    f.site = site;
+    f.thread = t->linear_tid;
+    f.offset = rank;
+    f.extent = static_cast<int64_t>(cl.size());
+    f.write = mask;
+    Record(f);
+    g_block->aborted = true;
+    Park(State::Done, site);  // never resumes
+  }
+  Block& p = cl[static_cast<size_t>(rank)];
+  if (&p != g_block && std::all_of(p.fibers.begin(), p.fibers.end(), [](const Fiber& f) { return f.state == State::Done; })) {
+    CpuFinding f{CpuFinding::Kind::ClusterPeerExited};
+    f.site = site;
+    f.write = mask;
+    f.thread = t->linear_tid;
+    std::copy(p.bid, p.bid + 3, f.other_block);
+    Record(f);
+    return nullptr;
+  }
+  return &p;
+}
+
+// The mbarrier at shared offset `key` of block `p` of the cluster (not
+// this thread's), for an arrival or a multicast copy. Its init must be
+// ordered before by a cluster_sync (the hardware's other blocks see it
+// only then): when none came between, reported; when it is not
+// initialized at all, reported too and the block abandoned.
+Mbarrier& PeerMbarrier(tmc_cpu_thread* t, Block& p, int64_t key, int32_t buffer, int64_t index, int32_t site) {
+  auto it = p.mbarriers.find(key);
+  if (it == p.mbarriers.end() || it->second.init_cluster_epoch == p.cluster_epoch) {
+    CpuFinding f{CpuFinding::Kind::ClusterMbarrierUnordered};
+    f.site = site;
+    f.thread = t->linear_tid;
+    f.buffer = buffer;
+    f.offset = index;
+    std::copy(p.bid, p.bid + 3, f.other_block);
+    Record(f);
+    if (it == p.mbarriers.end()) {
+      g_block->aborted = true;
+      Park(State::Done, site);  // never resumes
+    }
   }
   return it->second;
 }
@@ -1125,6 +1272,20 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
   Fiber& me = Current();
   RequireMbarrierIndex(t, buffer, index, extent, site);
   int64_t key = static_cast<char*>(bar) - t->shared;
+  if (op == TMC_CPU_MBARRIER_ARRIVE_CLUSTER) {
+    // On the barrier at the same offset in block `value` of the cluster.
+    Block* p = PeerBlock(t, value, false, site);
+    if (!p) return;
+    if (p != &b) {
+      Mbarrier& m = PeerMbarrier(t, *p, key, buffer, index, site);
+      --m.pending;
+      g_block = p;  // its waiters and its tma_loads
+      CompleteIfDone(m, false);
+      g_block = &b;
+      return;
+    }
+    op = TMC_CPU_MBARRIER_ARRIVE;  // its own block's
+  }
   // The barrier's word itself: an init writes it, arrivals update it
   // atomically, waits read it, so an init that nothing orders before the
   // other threads' uses (a missing sync) is a race.
@@ -1141,6 +1302,7 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
     m.key = key;
     m.buffer = buffer;
     m.index = index;
+    m.init_cluster_epoch = b.cluster_epoch;
     return;
   }
   Mbarrier& m = InitializedMbarrier(t, key, buffer, index, site);
@@ -1183,7 +1345,8 @@ void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t 
 
 void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, int32_t rank, const int64_t* geometry,
                  int32_t elem_bytes, int32_t swizzle, void* bar, int32_t tile_buffer, int64_t tile_base,
-                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int64_t bar_extent, int32_t site) {
+                 int32_t tensor_buffer, int32_t bar_buffer, int64_t bar_index, int64_t bar_extent, int32_t multicast,
+                 int32_t site) {
   using namespace tmc::runtime;
   Block& b = *g_block;
   Fiber& me = Current();
@@ -1192,10 +1355,20 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
   int64_t count = 1;
   for (int32_t d = 0; d < rank; ++d) count *= box[d];
   bool load = op == TMC_CPU_TMA_LOAD;
+  // A multicast load lands in the blocks of the cluster whose rank bits
+  // the mask sets (maybe not this one); the others are handled below.
+  uint32_t mask = static_cast<uint16_t>(multicast);
+  std::vector<Block*> peers;
+  if (load) RequireMbarrierIndex(t, bar_buffer, bar_index, bar_extent, site);
+  if (load && mask != 0) {
+    for (int32_t r = 0; r < 16; ++r)
+      if (mask >> r & 1)
+        if (Block* p = PeerBlock(t, r, true, site); p && p != &b) peers.push_back(p);
+  }
+  bool here = !load || mask == 0 || ((mask >> b.rank) & 1);
   Mbarrier* m = nullptr;
-  if (load) {
+  if (load && here) {
     int64_t key = static_cast<char*>(bar) - t->shared;
-    RequireMbarrierIndex(t, bar_buffer, bar_index, bar_extent, site);
     if (b.check_races) CheckRace(tid, bar, bar_buffer, bar_index, GridAccess::Atomic, false, site);
     m = &InitializedMbarrier(t, key, bar_buffer, bar_index, site);
   }
@@ -1239,7 +1412,7 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       // The copy may land at any moment until its phase completes: it
       // races with what others did to the tile in this interval, and with
       // everything that touches it before the wait.
-      if (b.check_races) {
+      if (b.check_races && here) {
         CheckRace(tid, shared, tile_buffer, tile_offset, GridAccess::Write, false, site);
         Shadow& sh = b.shadow[reinterpret_cast<uintptr_t>(shared)];
         sh.pending = tid;
@@ -1267,6 +1440,28 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
     if (inside) std::memcpy(const_cast<char*>(global), shared, static_cast<size_t>(elem_bytes));
   }
   if (!load) return;
+  // The other blocks' copies: the same box at the same offsets of their
+  // shared memory, completing on their barrier at this one's offset;
+  // reading it there before that phase completes is a race too.
+  int64_t key = static_cast<char*>(bar) - t->shared;
+  for (Block* p : peers) {
+    Mbarrier& pm = PeerMbarrier(t, *p, key, bar_buffer, bar_index, site);
+    TmaCopy theirs = copy;
+    for (auto& [addr, offset] : theirs.dst) {
+      addr = p->shared.data() + (addr - t->shared);
+      if (!p->check_races) continue;
+      Shadow& sh = p->shadow[reinterpret_cast<uintptr_t>(addr)];
+      sh.pending = tid;
+      sh.pending_site = site;
+      sh.pending_tma = true;
+    }
+    pm.inflight += count * elem_bytes;
+    pm.copies.push_back(std::move(theirs));
+    g_block = p;
+    CompleteIfDone(pm, false);
+    g_block = &b;
+  }
+  if (!here) return;
   // The box's bytes complete on the mbarrier (zero-filled ones too); the
   // issuing thread's accesses so far are ordered before the phase's
   // waiters, as an arrival's are.

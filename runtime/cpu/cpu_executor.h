@@ -35,6 +35,19 @@ struct CpuFinding {
     // A thread that ended with a tma_store (at `site`) not completed by a
     // tma_store_wait: the block's shared memory may go while it reads it.
     TmaStoreUnfinished,
+    // Thread-block clusters: a thread waits at cluster_sync (`site`) while
+    // thread `other_thread` of block `other_block` exited (`other_site` -1)
+    // or waits at another barrier.
+    ClusterSyncDivergence,
+    // A block rank (`offset`; `write`: a multicast mask) outside the
+    // cluster of `extent` blocks.
+    ClusterRankOutside,
+    // An arrival or multicast copy reaching block `other_block` of the
+    // cluster after all its threads exited (its shared memory is gone).
+    ClusterPeerExited,
+    // ... reaching mbarrier `buffer`[`offset`] of block `other_block`
+    // with no cluster_sync since that block initialized it.
+    ClusterMbarrierUnordered,
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).
@@ -74,6 +87,7 @@ struct CpuLaunch {
   const uint64_t* args = nullptr;
   int64_t grid[3] = {1, 1, 1};
   int64_t block[3] = {1, 1, 1};
+  int64_t cluster[3] = {1, 1, 1};  // blocks per thread-block cluster (run together); divides the grid
   int64_t shared_bytes = 0;
   bool check_races = false;  // within blocks and, on global tensors, between blocks
   int workers = 0;           // OS threads for blocks; 0: one per core

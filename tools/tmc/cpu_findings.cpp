@@ -17,6 +17,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_mbarrier", reinterpret_cast<void*>(&tmc_cpu_mbarrier)},
           {"tmc_cpu_tma", reinterpret_cast<void*>(&tmc_cpu_tma)},
           {"tmc_cpu_tma_store_sync", reinterpret_cast<void*>(&tmc_cpu_tma_store_sync)},
+          {"tmc_cpu_cluster_sync", reinterpret_cast<void*>(&tmc_cpu_cluster_sync)},
           {"tmc_cpu_wgmma_sync", reinterpret_cast<void*>(&tmc_cpu_wgmma_sync)},
           {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
@@ -135,6 +136,26 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      f.write ? fmt::format("shared-memory address {}", f.address)
                              : fmt::format("byte {} of '{}'", f.address, buffer(f.buffer)),
                      f.bytes, f.thread, f.block[0], f.block[1], f.block[2]);
+        break;
+      case runtime::CpuFinding::Kind::ClusterSyncDivergence: {
+        auto d = diags.Report(site(f.site), DiagKind::RunClusterSyncDivergence, fn->name, f.thread, f.block[0], f.block[1],
+                              f.block[2], f.other_thread, f.other_block[0], f.other_block[1], f.other_block[2],
+                              f.other_site >= 0 ? "waits at another barrier" : "has already returned");
+        if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread);
+        break;
+      }
+      case runtime::CpuFinding::Kind::ClusterRankOutside:
+        diags.Report(site(f.site), DiagKind::RunClusterRankOutside, f.write ? "a multicast tma_load" : "an mbarrier_arrive",
+                     fn->name, f.thread, f.block[0], f.block[1], f.block[2], f.offset, Plural(f.extent, "block"));
+        break;
+      case runtime::CpuFinding::Kind::ClusterPeerExited:
+        diags.Report(site(f.site), DiagKind::RunClusterPeerExited, f.write ? "a multicast tma_load" : "an mbarrier_arrive",
+                     fn->name, f.thread, f.block[0], f.block[1], f.block[2], f.other_block[0], f.other_block[1],
+                     f.other_block[2]);
+        break;
+      case runtime::CpuFinding::Kind::ClusterMbarrierUnordered:
+        diags.Report(site(f.site), DiagKind::RunClusterMbarrierUnordered, buffer(f.buffer), f.offset, f.other_block[0],
+                     f.other_block[1], f.other_block[2], f.thread, f.block[0], f.block[1], f.block[2], fn->name);
         break;
       case runtime::CpuFinding::Kind::TmaStoreUnfinished:
         diags.Report(site(f.site), DiagKind::RunTmaStoreUnfinished, f.thread, f.block[0], f.block[1], f.block[2], fn->name);

@@ -457,6 +457,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
                   std::to_string(kGridLimit[g]) + " blocks in that dimension");
     grid[g] = *v;
   }
+  if (std::string e = runtime::ClusterGridError(grid, fn->cluster.data()); !e.empty()) return fail(e + " for these shapes");
 
   for (size_t i = 0; i < fn->params.size(); ++i) {
     const ir::Param& p = fn->params[i];
@@ -603,6 +604,7 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
     launch.args = slots.data();
     std::copy(grid, grid + 3, launch.grid);
     for (size_t b = 0; b < fn->block.size(); ++b) launch.block[b] = fn->block[b];
+    std::copy(fn->cluster.begin(), fn->cluster.end(), launch.cluster);
     launch.shared_bytes = fn->shared_bytes;
     launch.check_races = o.check_races;
     launch.timeout_s = o.timeout;

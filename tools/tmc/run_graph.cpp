@@ -317,6 +317,7 @@ int RunGraphCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags
       cl.args = slots.data();
       std::copy(launch.grid, launch.grid + 3, cl.grid);
       std::copy(launch.block, launch.block + 3, cl.block);
+      std::copy(launch.cluster, launch.cluster + 3, cl.cluster);
       cl.shared_bytes = fn->shared_bytes;
       cl.check_races = o.check_races;
       cl.timeout_s = o.timeout;

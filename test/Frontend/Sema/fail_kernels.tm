@@ -43,7 +43,7 @@ kernel k(X: f32[N]) grid(1, 1, 1, 1) block(N) { // expected-error {{'grid' takes
 
 // -----
 
-kernel k(X: f32[N]) threads(32) grid(1) grid(2) block(1) { // expected-error {{unknown kernel clause 'threads'; expected 'grid' or 'block'}}
+kernel k(X: f32[N]) threads(32) grid(1) grid(2) block(1) { // expected-error {{unknown kernel clause 'threads'; expected 'grid', 'block' or 'cluster'}}
   // expected-error@-1 {{duplicate 'grid' clause}}
   // expected-note@-2 {{previous definition is here}}
 }
