@@ -51,17 +51,17 @@ class FindHopper : public Visitor {
 
 void CheckTargetFeatures(Function& fn, PassContext& ctx) {
   if (!ctx.diags) return;
+  // Thread-block clusters exist from sm_90 on.
+  if (fn.ClusterBlocks() > 1 && ctx.sm_arch < 90) {
+    ctx.diags->Report(fn.loc, DiagKind::ClusterArch, fn.name, "--arch=sm_90 or sm_90a", ctx.ArchName());
+    return;
+  }
   // A tensor-map parameter is Hopper's even when no copy uses it.
   for (const Param& p : fn.params)
     if (p.buffer && p.buffer->tma && ctx.sm_arch < 90) {
       ctx.diags->Report(fn.loc, DiagKind::TmaParamArch, p.buffer->name, "--arch=sm_90 or sm_90a", ctx.ArchName());
       return;
     }
-  // Thread-block clusters exist from sm_90 on.
-  if (fn.ClusterBlocks() > 1 && ctx.sm_arch < 90) {
-    ctx.diags->Report(fn.loc, DiagKind::ClusterArch, fn.name, "--arch=sm_90 or sm_90a", ctx.ArchName());
-    return;
-  }
   FindHopper find(fn, ctx);
   Visitor& v = find;
   v.Walk(fn.body);

@@ -209,6 +209,11 @@ struct Fiber {
   int32_t clock = 0;
   int64_t clock_epoch = -1;
   std::vector<int32_t> known;
+  // Clusters: per block of the cluster, the barrier interval (its epoch)
+  // before which all its accesses happened before this thread's next
+  // ones (learnt from cluster_sync and from waits on mbarriers that block
+  // arrived on). Epochs only grow, so this knowledge never goes stale.
+  std::vector<int64_t> peer_known;
   int64_t known_epoch = -1;
   std::vector<WgmmaRead> wgmma_reads;  // --check-races: reads of wgmmas not yet waited for
   int32_t wgmma_groups = 0;            // wgmma_commit calls so far
@@ -249,6 +254,10 @@ struct Mbarrier {
   int64_t inflight = 0;
   int64_t key = 0;  // its shared offset
   int64_t init_cluster_epoch = 0;  // the cluster_syncs of its cluster before its init
+  // Per block of the cluster: the epoch before which that block's accesses
+  // are ordered before this barrier's arrivals so far (`released`), and
+  // before those of its last completed phase (`completed`), for peer_known.
+  std::vector<int64_t> released, completed_released;
 };
 
 struct Warp {
@@ -482,6 +491,7 @@ void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b
     f.wgmma_groups = 0;
     f.clock = 0;
     f.clock_epoch = f.known_epoch = -1;
+    f.peer_known.assign(b.cluster ? b.cluster->size() : 1, 0);
     tmc_cpu_thread& t = f.t;
     t.tid[0] = static_cast<int32_t>(i % l.block[0]);
     t.tid[1] = static_cast<int32_t>((i / l.block[0]) % l.block[1]);
@@ -604,10 +614,14 @@ bool ReleaseClusterBarrier(std::vector<Block>& cl) {
       return false;
     }
   for (Block& b : cl) {
-    for (Fiber& f : b.fibers) f.state = State::Ready;
     ++b.epoch;
     ++b.cluster_epoch;
   }
+  for (Block& b : cl)
+    for (Fiber& f : b.fibers) {
+      f.state = State::Ready;
+      for (size_t r = 0; r < cl.size(); ++r) f.peer_known[r] = cl[r].epoch;
+    }
   return true;
 }
 
@@ -1026,6 +1040,17 @@ Mbarrier& PeerMbarrier(tmc_cpu_thread* t, Block& p, int64_t key, int32_t buffer,
   return it->second;
 }
 
+// An arrival on `m` from block `from` (thread `by` of it, when known):
+// what that block did before its current barrier interval, and what the
+// thread learnt of the other blocks, is ordered before the phase's waiters.
+void Release(Mbarrier& m, const Block& from, const Fiber* by) {
+  size_t blocks = from.cluster ? from.cluster->size() : 1;
+  if (m.released.size() < blocks) m.released.resize(blocks, 0);
+  m.released[static_cast<size_t>(from.rank)] = std::max(m.released[static_cast<size_t>(from.rank)], from.epoch);
+  if (by)
+    for (size_t r = 0; r < blocks && r < by->peer_known.size(); ++r) m.released[r] = std::max(m.released[r], by->peer_known[r]);
+}
+
 // An arrival of thread `tid` on `m` (or its tma_load's completion): what
 // the thread did so far, and what it knew to have happened before, is
 // ordered before whoever waits for the phase; what it does next is not.
@@ -1040,6 +1065,7 @@ void JoinArrival(Mbarrier& m, int32_t tid) {
   int32_t& clock = ClockOf(me);
   int32_t& own = m.joined[static_cast<size_t>(tid)];
   own = std::max(own, clock);
+  Release(m, b, &me);
   if (me.known_epoch == b.epoch)
     for (size_t u = 0; u < threads; ++u) m.joined[u] = std::max(m.joined[u], me.known[u]);
   ++clock;
@@ -1069,6 +1095,7 @@ void CompleteIfDone(Mbarrier& m, bool waiting) {
   m.copies.clear();
   m.tx = m.inflight = 0;
   m.phase ^= 1;
+  m.completed_released = m.released;
   m.completed.swap(m.joined);
   m.completed_epoch = m.joined_epoch;
   m.joined_epoch = -1;
@@ -1278,6 +1305,7 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
     if (!p) return;
     if (p != &b) {
       Mbarrier& m = PeerMbarrier(t, *p, key, buffer, index, site);
+      Release(m, b, &me);
       --m.pending;
       g_block = p;  // its waiters and its tma_loads
       CompleteIfDone(m, false);
@@ -1322,7 +1350,9 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
     Park(State::AtMbarrier, site);
   }
   // The phase completed: the arrivals' earlier accesses happened before
-  // this thread's next ones.
+  // this thread's next ones (and the other blocks' before their releases).
+  for (size_t r = 0; r < m.completed_released.size() && r < me.peer_known.size(); ++r)
+    me.peer_known[r] = std::max(me.peer_known[r], m.completed_released[r]);
   if (m.completed_epoch == b.epoch) {
     if (me.known_epoch != b.epoch) {
       me.known.assign(threads, -1);
@@ -1445,12 +1475,32 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
   // reading it there before that phase completes is a race too.
   int64_t key = static_cast<char*>(bar) - t->shared;
   for (Block* p : peers) {
+    // (Its bytes complete there through the async proxy: no arrival, so
+    // nothing of this block is released to that block's waiters.)
     Mbarrier& pm = PeerMbarrier(t, *p, key, bar_buffer, bar_index, site);
     TmaCopy theirs = copy;
+    bool reported = false;
     for (auto& [addr, offset] : theirs.dst) {
       addr = p->shared.data() + (addr - t->shared);
       if (!p->check_races) continue;
       Shadow& sh = p->shadow[reinterpret_cast<uintptr_t>(addr)];
+      // The copy may land there at once: that block's accesses to the
+      // element must be ordered before this issue (its release of the
+      // stage, through an mbarrier this thread waited on, or cluster_sync).
+      int32_t other = sh.writer >= 0 ? sh.writer : sh.reader;
+      if (!reported && other >= 0 && sh.epoch >= me.peer_known[static_cast<size_t>(p->rank)]) {
+        CpuFinding f{CpuFinding::Kind::ClusterCopyRace};
+        f.site = site;
+        f.other_site = sh.writer >= 0 ? sh.writer_site : sh.reader_site;
+        f.thread = tid;
+        f.other_thread = other;
+        f.other_write = sh.writer >= 0;
+        f.buffer = tile_buffer;
+        f.offset = offset;
+        std::copy(p->bid, p->bid + 3, f.other_block);
+        Record(f);
+        reported = true;
+      }
       sh.pending = tid;
       sh.pending_site = site;
       sh.pending_tma = true;

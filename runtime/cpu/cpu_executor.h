@@ -48,6 +48,10 @@ struct CpuFinding {
     // ... reaching mbarrier `buffer`[`offset`] of block `other_block`
     // with no cluster_sync since that block initialized it.
     ClusterMbarrierUnordered,
+    // A multicast tma_load into block `other_block` while its thread
+    // `other_thread` may still access the element (at `other_site`; a
+    // write when `other_write`): nothing orders that access before the issue.
+    ClusterCopyRace,
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).

@@ -153,6 +153,13 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      fn->name, f.thread, f.block[0], f.block[1], f.block[2], f.other_block[0], f.other_block[1],
                      f.other_block[2]);
         break;
+      case runtime::CpuFinding::Kind::ClusterCopyRace:
+        diags.Report(site(f.site), DiagKind::RunClusterCopyRace, f.thread, f.block[0], f.block[1], f.block[2], fn->name,
+                     buffer(f.buffer), f.offset, f.other_block[0], f.other_block[1], f.other_block[2], f.other_thread,
+                     f.other_write ? "write" : "read")
+            .Note(site(f.other_site), DiagKind::NoteClusterOtherAccess, f.other_write ? "write" : "read", f.other_thread,
+                  f.other_block[0], f.other_block[1], f.other_block[2]);
+        break;
       case runtime::CpuFinding::Kind::ClusterMbarrierUnordered:
         diags.Report(site(f.site), DiagKind::RunClusterMbarrierUnordered, buffer(f.buffer), f.offset, f.other_block[0],
                      f.other_block[1], f.other_block[2], f.thread, f.block[0], f.block[1], f.block[2], fn->name);
