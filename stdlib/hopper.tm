@@ -79,14 +79,21 @@ kernel matmul_wgmma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 12
 // `it` runs across tiles, so stage `it % STAGES` is in its use
 // `it / STAGES` (the parity its barriers wait for). Edges need no guard
 // on the loads: TMA zero-fills boxes that cross the matrices' ends.
+// With CM = 2, blocks pair up in thread-block clusters on two tiles of
+// one column of C (rows m0 and m0 + 128 of the same B columns): each
+// block's producer loads its A tile and half of the B boxes, multicast to
+// both blocks, so B is read from memory once per pair. A stage is then
+// refilled only when both blocks' consumers released it (`empty` counts
+// 256 arrivals of each block, which arrive on each other's); the blocks
+// take the same sequence of tile pairs, so their phases stay in step.
 kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128, STAGES: int in [2, 3, 4, 5] = 4,
-                  SMS: int = 132>(
+                  SMS: int = 132, CM: int in [1, 2] = 1>(
     A: T[M, K] by tma, B: T[K, N] by tma, C: f32[M, N])
     implements matmul_acc
     // Rows of A and B are whole 16-byte pieces (TMA; a launch condition);
     // the stages fit in shared memory.
     where K % 8 == 0, N % 8 == 0, (128 + BN) * 128 * STAGES <= 200 * 1024
-    grid(min(SMS, cdiv(M, 128) * cdiv(N, BN))) block(384)
+    grid(CM * min(SMS / CM, cdiv(cdiv(M, 128), CM) * cdiv(N, BN))) block(384) cluster(CM)
 {
   shared sa: T[STAGES, 2, 64, 64] swizzle(3, 3, 3);
   shared sb: T[STAGES, BN / 64, 64, 64] swizzle(3, 3, 3);
@@ -94,20 +101,21 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
   shared empty: mbarrier[STAGES];
   if (threadIdx.x < STAGES) {
     mbarrier_init(full[threadIdx.x], 1);
-    mbarrier_init(empty[threadIdx.x], 256);
+    mbarrier_init(empty[threadIdx.x], 256 * CM);
   }
-  sync;
+  if (CM > 1) { cluster_sync(); } else { sync; }  // the other block's copies and arrivals come after its inits
+  let rank = cluster_rank();
   let tiles_n = cdiv(N, BN);
-  let tiles = cdiv(M, 128) * tiles_n;
+  let groups = cdiv(cdiv(M, 128), CM) * tiles_n;  // CM tiles on one column of C each
   let kt_count = cdiv(K, 64);
   let wg = threadIdx.x / 128;
   if (wg == 0) {
     // The producer: one thread issues every copy (the others have nothing to do).
     if (threadIdx.x == 0) {
       var it = 0;
-      for tile in range(blockIdx.x, tiles, gridDim.x) {
-        let m0 = (tile / tiles_n) * 128;
-        let n0 = (tile % tiles_n) * BN;
+      for group in range(blockIdx.x / CM, groups, gridDim.x / CM) {
+        let m0 = ((group / tiles_n) * CM + rank) * 128;
+        let n0 = (group % tiles_n) * BN;
         for kt in range(kt_count) {
           let st = it % STAGES;
           let use = it / STAGES;
@@ -115,7 +123,13 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
           mbarrier_arrive_expect_tx(full[st], (128 + BN) * 64 * 2);  // the bytes of the copies below
           tma_load(sa[st, 0], A[m0, kt * 64], full[st]);
           tma_load(sa[st, 1], A[m0 + 64, kt * 64], full[st]);
-          for g in range(BN / 64) { tma_load(sb[st, g], B[kt * 64, n0 + g * 64], full[st]); }
+          for g in range(BN / 64) {
+            if (CM == 1) {
+              tma_load(sb[st, g], B[kt * 64, n0 + g * 64], full[st]);
+            } else if (g % CM == rank) {  // this block's share of B, to the whole cluster
+              tma_load(sb[st, g], B[kt * 64, n0 + g * 64], full[st], (1 << CM) - 1);
+            }
+          }
           it += 1;
         }
       }
@@ -125,9 +139,9 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
     let half = wg - 1;
     register acc: f32[64, BN] by repeat(1, BN / 8) * wgmma_c;
     var it = 0;
-    for tile in range(blockIdx.x, tiles, gridDim.x) {
-      let m0 = (tile / tiles_n) * 128;
-      let n0 = (tile % tiles_n) * BN;
+    for group in range(blockIdx.x / CM, groups, gridDim.x / CM) {
+      let m0 = ((group / tiles_n) * CM + rank) * 128;
+      let n0 = (group % tiles_n) * BN;
       for kt in range(kt_count) {
         let st = it % STAGES;
         mbarrier_wait(full[st], (it / STAGES) % 2);
@@ -135,11 +149,15 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
         wgmma(acc, sa[st, half], sb[st], kt > 0);
         wgmma_commit();
         wgmma_wait(1);  // the previous k-tile's wgmma is done: release its stage
-        if (kt > 0) { mbarrier_arrive(empty[(it + STAGES - 1) % STAGES]); }
+        if (kt > 0) {
+          let prev = (it + STAGES - 1) % STAGES;
+          if (CM == 1) { mbarrier_arrive(empty[prev]); } else { for r in range(CM) { mbarrier_arrive(empty[prev], r); } }
+        }
         it += 1;
       }
       wgmma_wait(0);
-      mbarrier_arrive(empty[(it + STAGES - 1) % STAGES]);
+      let last = (it + STAGES - 1) % STAGES;
+      if (CM == 1) { mbarrier_arrive(empty[last]); } else { for r in range(CM) { mbarrier_arrive(empty[last], r); } }
       for (i, j) in repeat(1, BN / 8) * wgmma_c on threadIdx.x % 128 {
         let gi = m0 + half * 64 + i;
         let gj = n0 + j;
@@ -147,4 +165,5 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
       }
     }
   }
+  if (CM > 1) { cluster_sync(); }  // no block exits while the other may still reach its barriers
 }

@@ -17,15 +17,12 @@ ExprInfo Checker::CheckClusterCall(ast::CallExpr* e, const std::string& name) {
   return Scalar(ScalarKind::I32);
 }
 
-bool Checker::CheckClusterOperand(ast::Expr* arg, const std::string& name, bool mask) {
+bool Checker::CheckClusterOperand(ast::Expr* arg, bool mask) {
   if (CheckConverted(arg, ScalarKind::I32, mask ? "the multicast mask" : "the block rank").IsError()) return false;
   if (body_ != BodyKind::Kernel || !kernel_instance_) return true;  // a device function: checked at run time
+  // A kernel without a `cluster` clause is a cluster of one block (rank
+  // 0, mask 1), as on the hardware: generic kernels need not special-case it.
   int64_t blocks = kernel_instance_->ClusterBlocks();
-  std::string what = mask ? fmt::format("a multicast '{}'", name) : fmt::format("'{}' on another block's mbarrier", name);
-  if (blocks == 1) {
-    diags_.Report(arg->range, DiagKind::ClusterOnly, what, kernel_instance_->name);
-    return false;
-  }
   auto c = module_.constants.find(arg);
   if (c == module_.constants.end() || c->second.kind != ConstValue::Kind::Int) return true;
   int64_t v = c->second.i;

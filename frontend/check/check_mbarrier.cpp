@@ -9,7 +9,7 @@ namespace tmc::sema {
 ExprInfo Checker::CheckMbarrierCall(ast::CallExpr* e, const std::string& name) {
   ExprInfo void_info{types_.Void(), std::nullopt, false, nullptr};
   bool ok = CheckMbarrierOperand(e->args[0], 0, name);
-  if (name == "mbarrier_arrive" && e->args.size() == 2) return CheckClusterOperand(e->args[1], name, false) && ok ? void_info : ErrorInfo();
+  if (name == "mbarrier_arrive" && e->args.size() == 2) return CheckClusterOperand(e->args[1], false) && ok ? void_info : ErrorInfo();
   if (e->args.size() == 2) {
     const char* what = name == "mbarrier_init" ? "the arrival count" : name == "mbarrier_wait" ? "the phase parity" : "the transaction bytes";
     ok = !CheckConverted(e->args[1], ScalarKind::I32, what).IsError() && ok;

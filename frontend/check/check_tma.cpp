@@ -137,7 +137,7 @@ ExprInfo Checker::CheckTmaCall(ast::CallExpr* e, const std::string& name) {
     if (!map) CheckExpr(e->args[0]);  // still checked (and its names used)
     bool ok = map && CheckTmaTile(e, 0, *map, name);
     ok = CheckMbarrierOperand(e->args[2], 2, name) && ok;
-    if (e->args.size() == 4) ok = CheckClusterOperand(e->args[3], name, true) && ok;
+    if (e->args.size() == 4) ok = CheckClusterOperand(e->args[3], true) && ok;
     return ok ? void_info : ErrorInfo();
   }
   // tma_store(A[c0, ...], tile): A must be one of the op's results.

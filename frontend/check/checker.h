@@ -266,9 +266,9 @@ class Checker {
   bool CheckMbarrierOperand(ast::Expr* arg, size_t index, const std::string& name);
   ExprInfo CheckTmaCall(ast::CallExpr* e, const std::string& name);  // check_tma.cpp
   ExprInfo CheckClusterCall(ast::CallExpr* e, const std::string& name);  // check_cluster.cpp
-  // A block rank in the cluster (`mask`: a multicast mask of ranks) as an
-  // argument of the built-in `name`.
-  bool CheckClusterOperand(ast::Expr* arg, const std::string& name, bool mask);
+  // A block rank in the cluster (`mask`: a multicast mask of ranks), an
+  // argument of mbarrier_arrive or tma_load.
+  bool CheckClusterOperand(ast::Expr* arg, bool mask);
   /// A TMA copy's tile origin `A[c0, ...]` (argument `index`); A's symbol.
   Symbol* CheckTmaOrigin(ast::Expr* arg, size_t index, const std::string& name);
   /// A TMA copy's shared tile for the tensor map of `map` (argument

@@ -191,6 +191,49 @@ struct WgmmaRead {
   int64_t offset;
 };
 
+// Thread-block clusters: what is known to have happened before, per block
+// r of the cluster: all its accesses in barrier intervals (epochs) before
+// `epoch[r]`, and in interval `clock_epoch[r]` those of its thread u at
+// clocks up to `clock[r][u]`. Epochs only grow, so knowledge never goes
+// stale: joining takes the later of two.
+struct PeerOrder {
+  std::vector<int64_t> epoch, clock_epoch;
+  std::vector<std::vector<int32_t>> clock;
+  void Resize(size_t blocks) {
+    if (epoch.size() >= blocks) return;
+    epoch.resize(blocks, 0);
+    clock_epoch.resize(blocks, -1);
+    clock.resize(blocks);
+  }
+  // Thread `tid` (of `threads`) of block r did what it did up to clock `c` of interval `ep`.
+  void Note(size_t r, int64_t ep, int32_t tid, int32_t c, size_t threads) {
+    if (clock_epoch[r] != ep) {
+      if (clock_epoch[r] > ep) return;
+      clock_epoch[r] = ep;
+      clock[r].assign(threads, -1);
+    }
+    clock[r][static_cast<size_t>(tid)] = std::max(clock[r][static_cast<size_t>(tid)], c);
+  }
+  void Join(const PeerOrder& o) {
+    Resize(o.epoch.size());
+    for (size_t r = 0; r < o.epoch.size(); ++r) {
+      epoch[r] = std::max(epoch[r], o.epoch[r]);
+      if (o.clock_epoch[r] > clock_epoch[r]) {
+        clock_epoch[r] = o.clock_epoch[r];
+        clock[r] = o.clock[r];
+      } else if (o.clock_epoch[r] == clock_epoch[r]) {
+        for (size_t u = 0; u < clock[r].size() && u < o.clock[r].size(); ++u) clock[r][u] = std::max(clock[r][u], o.clock[r][u]);
+      }
+    }
+  }
+  // Thread `tid` of block r's access at clock `c` of interval `ep` happened before.
+  bool Covers(size_t r, int64_t ep, int32_t tid, int32_t c) const {
+    if (r >= epoch.size()) return false;
+    return ep < epoch[r] || (ep == clock_epoch[r] && tid >= 0 && static_cast<size_t>(tid) < clock[r].size() &&
+                             clock[r][static_cast<size_t>(tid)] >= c);
+  }
+};
+
 struct Fiber {
   void* sp = nullptr;  // saved stack pointer while switched out
   char* stack = nullptr;  // kStackBytes, from the StackPool
@@ -209,11 +252,10 @@ struct Fiber {
   int32_t clock = 0;
   int64_t clock_epoch = -1;
   std::vector<int32_t> known;
-  // Clusters: per block of the cluster, the barrier interval (its epoch)
-  // before which all its accesses happened before this thread's next
-  // ones (learnt from cluster_sync and from waits on mbarriers that block
-  // arrived on). Epochs only grow, so this knowledge never goes stale.
-  std::vector<int64_t> peer_known;
+  // Clusters: the other blocks' accesses known to have happened before
+  // this thread's next ones (learnt from cluster_sync and from waits on
+  // mbarriers those blocks arrived on).
+  PeerOrder peer;
   int64_t known_epoch = -1;
   std::vector<WgmmaRead> wgmma_reads;  // --check-races: reads of wgmmas not yet waited for
   int32_t wgmma_groups = 0;            // wgmma_commit calls so far
@@ -254,10 +296,9 @@ struct Mbarrier {
   int64_t inflight = 0;
   int64_t key = 0;  // its shared offset
   int64_t init_cluster_epoch = 0;  // the cluster_syncs of its cluster before its init
-  // Per block of the cluster: the epoch before which that block's accesses
-  // are ordered before this barrier's arrivals so far (`released`), and
-  // before those of its last completed phase (`completed`), for peer_known.
-  std::vector<int64_t> released, completed_released;
+  // The cluster's accesses ordered before this barrier's arrivals so far
+  // (`released`), and before those of its last completed phase.
+  PeerOrder released, completed_released;
 };
 
 struct Warp {
@@ -491,7 +532,8 @@ void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b
     f.wgmma_groups = 0;
     f.clock = 0;
     f.clock_epoch = f.known_epoch = -1;
-    f.peer_known.assign(b.cluster ? b.cluster->size() : 1, 0);
+    f.peer = PeerOrder{};
+    f.peer.Resize(b.cluster ? b.cluster->size() : 1);
     tmc_cpu_thread& t = f.t;
     t.tid[0] = static_cast<int32_t>(i % l.block[0]);
     t.tid[1] = static_cast<int32_t>((i / l.block[0]) % l.block[1]);
@@ -620,7 +662,7 @@ bool ReleaseClusterBarrier(std::vector<Block>& cl) {
   for (Block& b : cl)
     for (Fiber& f : b.fibers) {
       f.state = State::Ready;
-      for (size_t r = 0; r < cl.size(); ++r) f.peer_known[r] = cl[r].epoch;
+      for (size_t r = 0; r < cl.size(); ++r) f.peer.epoch[r] = cl[r].epoch;
     }
   return true;
 }
@@ -1040,15 +1082,16 @@ Mbarrier& PeerMbarrier(tmc_cpu_thread* t, Block& p, int64_t key, int32_t buffer,
   return it->second;
 }
 
-// An arrival on `m` from block `from` (thread `by` of it, when known):
-// what that block did before its current barrier interval, and what the
-// thread learnt of the other blocks, is ordered before the phase's waiters.
-void Release(Mbarrier& m, const Block& from, const Fiber* by) {
-  size_t blocks = from.cluster ? from.cluster->size() : 1;
-  if (m.released.size() < blocks) m.released.resize(blocks, 0);
-  m.released[static_cast<size_t>(from.rank)] = std::max(m.released[static_cast<size_t>(from.rank)], from.epoch);
-  if (by)
-    for (size_t r = 0; r < blocks && r < by->peer_known.size(); ++r) m.released[r] = std::max(m.released[r], by->peer_known[r]);
+// An arrival on `m` by thread `by` of block `from` at its clock `clock`:
+// what that block did before its current barrier interval, what the
+// thread did so far, and what it learnt of the other blocks, is ordered
+// before the phase's waiters (across blocks; JoinArrival within one).
+void Release(Mbarrier& m, const Block& from, const Fiber& by, int32_t clock) {
+  auto r = static_cast<size_t>(from.rank);
+  m.released.Resize(from.cluster ? from.cluster->size() : 1);
+  m.released.epoch[r] = std::max(m.released.epoch[r], from.epoch);
+  m.released.Note(r, from.epoch, by.t.linear_tid, clock, from.fibers.size());
+  m.released.Join(by.peer);
 }
 
 // An arrival of thread `tid` on `m` (or its tma_load's completion): what
@@ -1065,7 +1108,7 @@ void JoinArrival(Mbarrier& m, int32_t tid) {
   int32_t& clock = ClockOf(me);
   int32_t& own = m.joined[static_cast<size_t>(tid)];
   own = std::max(own, clock);
-  Release(m, b, &me);
+  if (b.cluster && b.cluster->size() > 1) Release(m, b, me, clock);
   if (me.known_epoch == b.epoch)
     for (size_t u = 0; u < threads; ++u) m.joined[u] = std::max(m.joined[u], me.known[u]);
   ++clock;
@@ -1305,7 +1348,9 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
     if (!p) return;
     if (p != &b) {
       Mbarrier& m = PeerMbarrier(t, *p, key, buffer, index, site);
-      Release(m, b, &me);
+      int32_t& clock = ClockOf(me);
+      Release(m, b, me, clock);
+      ++clock;  // what it does next is not ordered before the phase
       --m.pending;
       g_block = p;  // its waiters and its tma_loads
       CompleteIfDone(m, false);
@@ -1351,8 +1396,7 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
   }
   // The phase completed: the arrivals' earlier accesses happened before
   // this thread's next ones (and the other blocks' before their releases).
-  for (size_t r = 0; r < m.completed_released.size() && r < me.peer_known.size(); ++r)
-    me.peer_known[r] = std::max(me.peer_known[r], m.completed_released[r]);
+  me.peer.Join(m.completed_released);
   if (m.completed_epoch == b.epoch) {
     if (me.known_epoch != b.epoch) {
       me.known.assign(threads, -1);
@@ -1487,14 +1531,22 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       // The copy may land there at once: that block's accesses to the
       // element must be ordered before this issue (its release of the
       // stage, through an mbarrier this thread waited on, or cluster_sync).
-      int32_t other = sh.writer >= 0 ? sh.writer : sh.reader;
-      if (!reported && other >= 0 && sh.epoch >= me.peer_known[static_cast<size_t>(p->rank)]) {
+      auto r = static_cast<size_t>(p->rank);
+      int32_t other = -1, other_site = -1;
+      bool other_write = false;
+      if (sh.writer >= 0 && !me.peer.Covers(r, sh.epoch, sh.writer, sh.writer_clock))
+        other = sh.writer, other_site = sh.writer_site, other_write = true;
+      else if (sh.reader >= 0 && !me.peer.Covers(r, sh.epoch, sh.reader, sh.reader_clock))
+        other = sh.reader, other_site = sh.reader_site;
+      else if (sh.reader2 >= 0 && !me.peer.Covers(r, sh.epoch, sh.reader2, sh.reader2_clock))
+        other = sh.reader2, other_site = sh.reader2_site;
+      if (!reported && other >= 0) {
         CpuFinding f{CpuFinding::Kind::ClusterCopyRace};
         f.site = site;
-        f.other_site = sh.writer >= 0 ? sh.writer_site : sh.reader_site;
+        f.other_site = other_site;
         f.thread = tid;
         f.other_thread = other;
-        f.other_write = sh.writer >= 0;
+        f.other_write = other_write;
         f.buffer = tile_buffer;
         f.offset = offset;
         std::copy(p->bid, p->bid + 3, f.other_block);

@@ -1,6 +1,7 @@
 // Thread-block clusters: the `cluster` clause (compile-time, positive, at
 // most 8 blocks), cluster_rank in kernels only, block ranks and multicast
-// masks inside the kernel's cluster, and both only in cluster kernels.
+// masks inside the kernel's cluster (a kernel without the clause is a
+// cluster of one block).
 // RUN: %tmc %s --arch=sm_90a --verify-diagnostics
 
 op copy1(X: f32[N]) -> f32[N] { out[i] = X[i]; }
@@ -47,7 +48,9 @@ kernel lonely(X: f32[M, N] by tma, Y: f32[M, N]) implements copy2 grid(2) block(
   shared bar: mbarrier[1];
   let r = cluster_rank();  // a block alone is rank 0 of its cluster
   cluster_sync();          // and cluster_sync a barrier of the block
-  mbarrier_arrive(bar[0], r);  // expected-error {{'mbarrier_arrive' on another block's mbarrier needs a kernel whose blocks form clusters: add a 'cluster(...)' clause of more than one block to kernel 'lonely'}}
-  tma_load(t, X[0, 0], bar[0], 1);  // expected-error {{a multicast 'tma_load' needs a kernel whose blocks form clusters: add a 'cluster(...)' clause of more than one block to kernel 'lonely'}}
+  mbarrier_arrive(bar[0], r);       // its own barrier, as rank 0 of its cluster of one
+  tma_load(t, X[0, 0], bar[0], 1);  // to itself
+  mbarrier_arrive(bar[0], 1);  // expected-error {{block rank 1 is outside the cluster of kernel 'lonely', which has 1 block (ranks 0 to 0)}}
+  tma_load(t, X[0, 0], bar[0], 2);  // expected-error {{multicast mask 2 is outside the cluster of kernel 'lonely', which has 1 block (masks 1 to 1)}}
   Y[0, 0] = t[0, 0];
 }
