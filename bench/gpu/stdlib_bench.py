@@ -291,7 +291,8 @@ def build_cases(small, attention_kernels):
         [In((n, n), "bf16"), In((n, n), "bf16")], mm_ref,
         torch_fn=lambda t, a, b: a @ b, flops=2 * n ** 3, rate="bf16",
         no_compile="default mode calls the same cuBLAS kernel as eager"))
-    # Hopper (std.hopper), tuned over BN and STAGES: matmul_wgmma (wgmma over
+    # Hopper (std.hopper), tuned over BN and STAGES (and, for matmul_tma, CM:
+    # clusters of two blocks sharing B by multicast): matmul_wgmma (wgmma over
     # 128-byte-swizzled tiles staged by cp_async) and matmul_tma (TMA-fed,
     # warp-specialized, persistent: a producer thread fills a ring ordered
     # by mbarriers, two consumer warpgroups run wgmma), the kernel meant to

@@ -502,6 +502,34 @@ TEST(RuntimeCpu, InitAutoFallsBackAndHonoursTmcDevice) {
   unsetenv("TMC_DEVICE");
 }
 
+TEST(RuntimeMetadata, ReadsClusters) {
+  std::vector<KernelSignature> k;
+  std::string error;
+  ASSERT_TRUE(ParseKernelMetadata(
+      R"json({"kernels": [{"name": "k", "params": [
+        {"name": "X", "kind": "tensor", "dtype": "f32", "shape": ["N"], "layout": "row_major"},
+        {"name": "N", "kind": "shape", "dtype": "i32"}],
+       "grid": ["(N + 15) / 16", "3"], "block": [16], "cluster": [2, 3, 1]}]})json",
+      &k, &error)) << error;
+  EXPECT_EQ(k.at(0).cluster[0], 2);
+  EXPECT_EQ(k.at(0).cluster[1], 3);
+  EXPECT_EQ(k.at(0).cluster[2], 1);
+  CheckedLaunch launch;
+  std::vector<tmc_arg> args = {Tensor(TMC_F32, {64})};
+  EXPECT_TRUE(CheckArguments(k[0], args.data(), 1, &launch, &error)) << error;
+  EXPECT_EQ(launch.cluster[0], 2);
+  EXPECT_EQ(launch.cluster[1], 3);
+  // 3 blocks along x: not a whole number of pairs.
+  args = {Tensor(TMC_F32, {48})};
+  EXPECT_FALSE(CheckArguments(k[0], args.data(), 1, &launch, &error));
+  EXPECT_EQ(error, "the grid (3, 3, 1) is not a whole number of clusters of (2, 3, 1) blocks: dimension 0 must be a multiple of 2");
+  // Without the key, clusters of one block.
+  std::vector<KernelSignature> plain;
+  ASSERT_TRUE(ParseKernelMetadata(R"json({"kernels": [{"name": "k", "params": [], "grid": ["3"], "block": [1]}]})json",
+                                  &plain, &error));
+  EXPECT_EQ(plain.at(0).cluster[0] * plain.at(0).cluster[1] * plain.at(0).cluster[2], 1);
+}
+
 }  // namespace
 }  // namespace tmc::runtime
 
