@@ -255,4 +255,24 @@ std::vector<const Buffer*> WgmmaRegisters(const Function& fn) {
   return find.found;
 }
 
+bool UsesIntrinsic(const Function& fn, Intrinsic i) {
+  class Find : public Visitor {
+   public:
+    explicit Find(Intrinsic want) : want_(want) {}
+    bool found = false;
+
+   protected:
+    void Visit(const Call* c) override {
+      found = found || c->intrinsic == want_;
+      Visitor::Visit(c);
+    }
+
+   private:
+    Intrinsic want_;
+  } find(i);
+  Visitor& v = find;
+  v.Walk(fn.body);
+  return find.found;
+}
+
 }  // namespace tmc::ir

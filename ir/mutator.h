@@ -45,4 +45,7 @@ class Visitor {
 /// wgmma_wait).
 std::vector<const Buffer*> WgmmaRegisters(const Function& fn);
 
+/// Whether `fn`'s body calls the intrinsic `i`.
+bool UsesIntrinsic(const Function& fn, Intrinsic i);
+
 }  // namespace tmc::ir

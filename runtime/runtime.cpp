@@ -170,6 +170,7 @@ const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
     case K::ClusterSyncDivergence: return "a cluster_sync not reached by every thread of the cluster";
     case K::ClusterRankOutside: return "a block rank outside the cluster";
     case K::ClusterPeerExited: return "an mbarrier arrival or multicast copy into a block of the cluster that exited";
+    case K::ClusterExitUnordered: return "an mbarrier arrival or multicast copy not ordered before the exit of the block it reaches";
     case K::ClusterCopyRace: return "a multicast tma_load racing with another block's access";
     case K::ClusterMbarrierUnordered: return "another block's mbarrier used with no cluster_sync after its init";
   }

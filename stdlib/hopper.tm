@@ -110,7 +110,9 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
   let kt_count = cdiv(K, 64);
   let wg = threadIdx.x / 128;
   if (wg == 0) {
-    // The producer: one thread issues every copy (the others have nothing to do).
+    // The producer: one thread issues every copy (the others have nothing
+    // to do); its warpgroup gives its registers to the consumers.
+    setmaxnreg_dec(40);
     if (threadIdx.x == 0) {
       var it = 0;
       for group in range(blockIdx.x / CM, groups, gridDim.x / CM) {
@@ -136,6 +138,7 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
     }
   } else {
     // The consumers: warpgroup 1 + half computes rows 64 * half .. of the tile.
+    setmaxnreg_inc(232);
     let half = wg - 1;
     register acc: f32[64, BN] by repeat(1, BN / 8) * wgmma_c;
     var it = 0;

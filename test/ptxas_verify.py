@@ -55,6 +55,10 @@ def verify(ptx, archs, no_spills, name):
                 for m in re.finditer(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads", r.stderr):
                     if any(int(x) for x in m.groups()):
                         sys.exit(f"ptxas -arch={arch}: local memory used in {name}:\n{r.stderr}")
+            # ptxas drops setmaxnreg (an info note, not an error) when it
+            # cannot tell the register count at entry: always a defect.
+            if re.search(r"setmaxnreg' ignored", r.stderr):
+                sys.exit(f"ptxas -arch={arch}: setmaxnreg ignored in {name}:\n{r.stderr}")
             if WGMMA_CLEAN:
                 for line in r.stderr.splitlines():
                     if re.search(r"\(C75\d\d\).*(wgmma|warpgroup|GMMA)", line, re.I):

@@ -100,8 +100,9 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
  * at `bar` and lands when its phase completes; TMC_CPU_TMA_STORE writes
  * the part inside the tensor, reading the tile until tma_store_wait. The
  * buffers (and the tile buffer's shared byte offset) name them in
- * reports. A load with a nonzero `multicast` mask lands in (and completes
- * on the barrier of) each block of the cluster whose rank bit is set. */
+ * reports. A multicast load (`multicast` a mask, not -1) lands in (and
+ * completes on the barrier of) each block of the cluster whose rank bit
+ * is set. */
 enum { TMC_CPU_TMA_LOAD = 0, TMC_CPU_TMA_STORE = 1 };
 void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, int32_t rank, const int64_t* geometry,
                  int32_t elem_bytes, int32_t swizzle, void* bar, int32_t tile_buffer, int64_t tile_base,

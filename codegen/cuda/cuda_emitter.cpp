@@ -160,8 +160,12 @@ class Printer {
     // A cluster kernel forms its clusters at any launch (__cluster_dims__,
     // PTX's .reqnctapercluster).
     std::string cluster = fn.ClusterBlocks() > 1 ? fmt::format(" __cluster_dims__({}, {}, {})", fn.cluster[0], fn.cluster[1], fn.cluster[2]) : "";
+    // setmaxnreg needs the block's whole register budget at entry (one
+    // block an SM), as in the PTX path.
+    std::string min_blocks = ir::UsesIntrinsic(fn, Intrinsic::SetMaxNReg) ? ", 1" : "";
     if (fn.kind == ir::Function::Kind::Kernel)
-      return fmt::format("extern \"C\" __global__ void __launch_bounds__({}){} {}({})", fn.Threads(), cluster, fn.name, params);
+      return fmt::format("extern \"C\" __global__ void __launch_bounds__({}{}){} {}({})", fn.Threads(), min_blocks, cluster,
+                         fn.name, params);
     return fmt::format("static __device__ {} {}({})", fn.result ? CType(*fn.result) : "void", fn.name, params);
   }
 

@@ -128,6 +128,12 @@ class Emitter {
       const char* keys[] = {"maxntidx", "maxntidy", "maxntidz"};
       for (size_t d = 0; d < fn.block.size(); ++d)
         ann->addOperand(llvm::MDNode::get(ctx_, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx_, keys[d]), i32(fn.block[d])}));
+      // setmaxnreg moves registers between the warpgroups of a block that
+      // starts with the block's whole budget: ptxas needs to know it is one
+      // block an SM (.minnctapersm 1), else it ignores setmaxnreg
+      // ("unable to determine register count at entry").
+      if (UsesIntrinsic(fn, Intrinsic::SetMaxNReg))
+        ann->addOperand(llvm::MDNode::get(ctx_, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx_, "minctasm"), i32(1)}));
       // LLVM 19's NVPTX has no annotation for a cluster's shape: EmitPtx
       // writes the .reqnctapercluster directive from this one.
       if (fn.ClusterBlocks() > 1)
@@ -1311,7 +1317,7 @@ class Emitter {
                      b_.getInt32(static_cast<uint32_t>(map.tma_swizzle)), bar,
                      b_.getInt32(static_cast<uint32_t>(BufferId(*tile->buffer))), HostSharedOffset(buffers_.at(tile->buffer.get())),
                      b_.getInt32(static_cast<uint32_t>(BufferId(map))), b_.getInt32(static_cast<uint32_t>(bar_buffer)), bar_index,
-                     b_.getInt64(static_cast<uint64_t>(bar_extent)), multicast ? Value(c.args[2]) : b_.getInt32(0),
+                     b_.getInt64(static_cast<uint64_t>(bar_extent)), multicast ? Value(c.args[2]) : b_.getInt32(static_cast<uint32_t>(-1)),
                      b_.getInt32(static_cast<uint32_t>(Site()))});
       return b_.getInt32(0);
     }

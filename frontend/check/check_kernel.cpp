@@ -218,6 +218,14 @@ void Checker::CheckLaunch(ast::KernelDecl* decl, KernelInstance& instance) {
   }
   if (!block) diags_.Report(decl->name.range, DiagKind::MissingBlockClause, decl->name.name);
   if (!grid) instance.grid = {"1"};
+  // A cluster extent along a dimension the grid does not have (extent 1
+  // there) can never divide it.
+  static const char* kAxis[] = {"x", "y", "z"};
+  for (size_t d = instance.grid.size(); cluster && d < 3; ++d)
+    if (instance.cluster[d] > 1) {
+      diags_.Report(cluster->range, DiagKind::ClusterGridRank, instance.cluster[d], kAxis[d], Plural(instance.grid.size(), "dimension"));
+      break;
+    }
 }
 
 void Checker::CheckImplements(ast::KernelDecl* decl, KernelInstance& instance) {

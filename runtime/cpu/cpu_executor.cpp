@@ -154,6 +154,7 @@ struct Shadow {
   bool reader_atomic = false, reader2_atomic = false;  // the read was an atomic update
   int32_t pending = -1, pending_site = -1;  // the thread and site of an in-flight cp_async or tma_load
   bool pending_tma = false;                 // the copy in flight is a tma_load
+  int32_t pending_rank = -1;                // ... multicast by that thread of this cluster rank (not this block)
   // The accessing threads' clocks (mbarrier ordering within the interval).
   int32_t writer_clock = 0, reader_clock = 0, reader2_clock = 0;
   // wgmmas issued but not yet waited for that read the element (across
@@ -180,6 +181,7 @@ struct TmaCopy {
   std::vector<std::pair<char*, int64_t>> dst;  // per element: its shared address, its offset in the tile's buffer
   std::vector<uint8_t> data;
   int32_t elem_bytes = 0, thread = -1;
+  int32_t rank = -1;  // the issuing block's rank in the cluster, when another block multicast it
 };
 
 // A shared-memory read of an issued wgmma, checked for races when the
@@ -299,6 +301,14 @@ struct Mbarrier {
   // The cluster's accesses ordered before this barrier's arrivals so far
   // (`released`), and before those of its last completed phase.
   PeerOrder released, completed_released;
+  // Other blocks' arrivals and multicast copies on it, of the current
+  // phase (`remote`) and of completed phases that no thread of this block
+  // has waited for since: nothing orders those before this block's exit.
+  struct RemoteOp {
+    int32_t thread, site, rank;
+    bool multicast;
+  };
+  std::vector<RemoteOp> remote, remote_completed;
 };
 
 struct Warp {
@@ -658,6 +668,7 @@ bool ReleaseClusterBarrier(std::vector<Block>& cl) {
   for (Block& b : cl) {
     ++b.epoch;
     ++b.cluster_epoch;
+    for (auto& [key, m] : b.mbarriers) m.remote.clear(), m.remote_completed.clear();  // ordered before any exit now
   }
   for (Block& b : cl)
     for (Fiber& f : b.fibers) {
@@ -667,11 +678,44 @@ bool ReleaseClusterBarrier(std::vector<Block>& cl) {
   return true;
 }
 
+// When every thread of block `p` of the cluster has exited: the other
+// blocks' arrivals and multicast copies on its mbarriers that nothing
+// ordered before the exit (no thread of it waited for their phase, no
+// cluster_sync came after them) may reach its shared memory after it is
+// gone on the GPU, whatever order they took here. Reported at each.
+void CheckExitOrdered(std::vector<Block>& cl, Block& p) {
+  for (auto& [key, m] : p.mbarriers) {
+    for (const std::vector<Mbarrier::RemoteOp>* ops : {&m.remote, &m.remote_completed})
+      for (const Mbarrier::RemoteOp& op : *ops) {
+        CpuFinding f{CpuFinding::Kind::ClusterExitUnordered};
+        f.site = op.site;
+        f.thread = op.thread;
+        f.write = op.multicast;
+        f.buffer = m.buffer;
+        f.offset = m.index;
+        std::copy(p.bid, p.bid + 3, f.other_block);
+        g_block = &cl[static_cast<size_t>(op.rank)];
+        Record(f);
+      }
+    m.remote.clear();
+    m.remote_completed.clear();
+  }
+}
+
 // Runs the blocks of one cluster (one block without clusters) to the end:
 // their threads take turns on this worker, so that blocks can wait for
 // each other (cluster_sync, another block's mbarrier, multicast copies).
 void RunCluster(std::vector<Block>& cl) {
   auto aborted = [&] { return std::any_of(cl.begin(), cl.end(), [](const Block& b) { return b.aborted; }); };
+  std::vector<bool> exited(cl.size(), false);
+  auto check_exits = [&] {
+    if (cl.size() == 1) return;
+    for (size_t r = 0; r < cl.size(); ++r)
+      if (!exited[r] && std::all_of(cl[r].fibers.begin(), cl[r].fibers.end(), [](const Fiber& f) { return f.state == State::Done; })) {
+        exited[r] = true;
+        CheckExitOrdered(cl, cl[r]);
+      }
+  };
   while (!aborted()) {
     bool ran = false;
     for (Block& b : cl) {
@@ -689,6 +733,7 @@ void RunCluster(std::vector<Block>& cl) {
       if (b.aborted) break;
     }
     if (aborted()) break;
+    check_exits();
     // Wake the threads whose mbarrier phase has completed (before judging
     // warps, which needs every lane parked).
     bool woke = false;
@@ -744,7 +789,7 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   workers = static_cast<int>(std::min<int64_t>(workers, clusters));
   std::atomic<int64_t> next{0};
   std::atomic<bool> stop{false};
-  std::unique_ptr<GridShadow> grid_shadow(l.check_races ? new GridShadow(l.grid) : nullptr);
+  std::unique_ptr<GridShadow> grid_shadow(l.check_races ? new GridShadow(l.grid, l.cluster) : nullptr);
   std::vector<std::vector<CpuFinding>> found(static_cast<size_t>(workers));
   std::vector<ProfileRecorder> profiles(l.profile ? static_cast<size_t>(workers * per_cluster) : 0);
   auto work = [&](int id) {
@@ -891,6 +936,7 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     fresh.pending = s.pending;
     fresh.pending_site = s.pending_site;
     fresh.pending_tma = s.pending_tma;
+    fresh.pending_rank = s.pending_rank;
     fresh.grid_noted = s.grid_noted;
     fresh.async_reads = s.async_reads;
     fresh.async_reader = s.async_reader;
@@ -929,6 +975,11 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     if (s.pending_tma) {
       CpuFinding f = finding(s.pending, s.pending_site);
       f.other_tma = true;
+      if (s.pending_rank >= 0) {
+        f.other_rank = s.pending_rank;
+        const Block& issuer = (*g_block->cluster)[static_cast<size_t>(s.pending_rank)];
+        std::copy(issuer.bid, issuer.bid + 3, f.other_block);
+      }
       Record(f);
     } else {
       race(s.pending, s.pending_site, true, false, true);
@@ -1132,13 +1183,16 @@ void CompleteIfDone(Mbarrier& m, bool waiting) {
       std::memcpy(c.dst[k].first, c.data.data() + k * static_cast<size_t>(c.elem_bytes), static_cast<size_t>(c.elem_bytes));
       if (!g_block->check_races) continue;
       Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(c.dst[k].first)];
-      if (s.pending == c.thread && s.pending_tma) s.pending = s.pending_site = -1, s.pending_tma = false;
+      if (s.pending == c.thread && s.pending_tma && s.pending_rank == c.rank)
+        s.pending = s.pending_site = -1, s.pending_tma = false, s.pending_rank = -1;
     }
   }
   m.copies.clear();
   m.tx = m.inflight = 0;
   m.phase ^= 1;
   m.completed_released = m.released;
+  m.remote_completed.insert(m.remote_completed.end(), m.remote.begin(), m.remote.end());
+  m.remote.clear();
   m.completed.swap(m.joined);
   m.completed_epoch = m.joined_epoch;
   m.joined_epoch = -1;
@@ -1351,6 +1405,7 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
       int32_t& clock = ClockOf(me);
       Release(m, b, me, clock);
       ++clock;  // what it does next is not ordered before the phase
+      m.remote.push_back({t->linear_tid, site, b.rank, false});
       --m.pending;
       g_block = p;  // its waiters and its tma_loads
       CompleteIfDone(m, false);
@@ -1397,6 +1452,7 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
   // The phase completed: the arrivals' earlier accesses happened before
   // this thread's next ones (and the other blocks' before their releases).
   me.peer.Join(m.completed_released);
+  m.remote_completed.clear();  // those copies and arrivals happened before this thread goes on
   if (m.completed_epoch == b.epoch) {
     if (me.known_epoch != b.epoch) {
       me.known.assign(threads, -1);
@@ -1431,11 +1487,24 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
   bool load = op == TMC_CPU_TMA_LOAD;
   // A multicast load lands in the blocks of the cluster whose rank bits
   // the mask sets (maybe not this one); the others are handled below.
-  uint32_t mask = static_cast<uint16_t>(multicast);
+  // (`multicast` is -1 for a plain load.)
+  auto mask = static_cast<uint32_t>(multicast == -1 ? 0 : multicast);
   std::vector<Block*> peers;
   if (load) RequireMbarrierIndex(t, bar_buffer, bar_index, bar_extent, site);
+  if (load && multicast == 0) {
+    // No block receives the box: its bytes never reach a barrier.
+    CpuFinding f{CpuFinding::Kind::ClusterRankOutside};
+    f.site = site;
+    f.thread = tid;
+    f.offset = -1;
+    f.extent = static_cast<int64_t>(b.cluster->size());
+    f.write = true;
+    Record(f);
+    b.aborted = true;
+    Park(State::Done, site);  // never resumes
+  }
   if (load && mask != 0) {
-    for (int32_t r = 0; r < 16; ++r)
+    for (int32_t r = 0; r < 32; ++r)
       if (mask >> r & 1)
         if (Block* p = PeerBlock(t, r, true, site); p && p != &b) peers.push_back(p);
   }
@@ -1492,6 +1561,7 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
         sh.pending = tid;
         sh.pending_site = site;
         sh.pending_tma = true;
+        sh.pending_rank = -1;
       }
       copy.dst.emplace_back(shared, tile_offset);
       continue;
@@ -1523,6 +1593,7 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
     // nothing of this block is released to that block's waiters.)
     Mbarrier& pm = PeerMbarrier(t, *p, key, bar_buffer, bar_index, site);
     TmaCopy theirs = copy;
+    theirs.rank = b.rank;
     bool reported = false;
     for (auto& [addr, offset] : theirs.dst) {
       addr = p->shared.data() + (addr - t->shared);
@@ -1556,9 +1627,11 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       sh.pending = tid;
       sh.pending_site = site;
       sh.pending_tma = true;
+      sh.pending_rank = b.rank;
     }
     pm.inflight += count * elem_bytes;
     pm.copies.push_back(std::move(theirs));
+    pm.remote.push_back({tid, site, b.rank, true});
     g_block = p;
     CompleteIfDone(pm, false);
     g_block = &b;

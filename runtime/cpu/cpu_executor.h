@@ -39,12 +39,15 @@ struct CpuFinding {
     // thread `other_thread` of block `other_block` exited (`other_site` -1)
     // or waits at another barrier.
     ClusterSyncDivergence,
-    // A block rank (`offset`; `write`: a multicast mask) outside the
-    // cluster of `extent` blocks.
+    // A block rank (`offset`; `write`: a bit of a multicast mask; -1: an
+    // empty mask) outside the cluster of `extent` blocks.
     ClusterRankOutside,
     // An arrival or multicast copy reaching block `other_block` of the
     // cluster after all its threads exited (its shared memory is gone).
     ClusterPeerExited,
+    // ... that nothing orders before the exit of block `other_block` (its
+    // mbarrier `buffer`[`offset`]): on the GPU it may come after.
+    ClusterExitUnordered,
     // ... reaching mbarrier `buffer`[`offset`] of block `other_block`
     // with no cluster_sync since that block initialized it.
     ClusterMbarrierUnordered,
@@ -68,12 +71,14 @@ struct CpuFinding {
   bool write = false, other_write = false;  // cp_async faults: write is the destination side
   bool other_async = false;  // races: the other access is a cp_async still in flight
   bool other_tma = false;    // ... or a tma_load whose mbarrier phase has not completed
+  int32_t other_rank = -1;   // ... multicast by block `other_block` of the cluster (this rank)
   // Races: the other access is an asynchronous read still in flight, of a
   // wgmma (1) or of a tma_store (2).
   int32_t other_async_read = 0;
   bool atomic = false, other_atomic = false;  // races: the access is an atomic update (not a plain read)
   int32_t other_block[3] = {0, 0, 0};  // races between blocks: the other block
   int64_t linear_blocks[2] = {0, 0};   // races between blocks: both blocks in grid order
+  bool same_cluster = false;           // ... of one thread-block cluster
   int64_t address = 0;       // cp_async faults: shared address or byte offset in the tensor
   int32_t bytes = 0;         // cp_async faults: the copy's size
   bool modulo = false;       // division faults: `%` rather than `/`

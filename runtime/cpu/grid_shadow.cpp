@@ -6,7 +6,10 @@
 
 namespace tmc::runtime {
 
-GridShadow::GridShadow(const int64_t grid[3]) : shards_(new Shard[kShards]) { std::copy(grid, grid + 3, grid_); }
+GridShadow::GridShadow(const int64_t grid[3], const int64_t cluster[3]) : shards_(new Shard[kShards]) {
+  std::copy(grid, grid + 3, grid_);
+  std::copy(cluster, cluster + 3, cluster_);
+}
 GridShadow::~GridShadow() = default;
 
 void GridShadow::Note(const void* addr, int32_t buffer, int64_t offset, int64_t block, int32_t thread, int32_t site,
@@ -53,6 +56,8 @@ std::vector<CpuFinding> GridShadow::Races() const {
     f.other_block[2] = static_cast<int32_t>(o / (grid_[0] * grid_[1]));
     f.linear_blocks[0] = b;
     f.linear_blocks[1] = o;
+    f.same_cluster = cluster_[0] * cluster_[1] * cluster_[2] > 1;
+    for (int d = 0; d < 3; ++d) f.same_cluster = f.same_cluster && f.block[d] / cluster_[d] == f.other_block[d] / cluster_[d];
     auto [it, fresh] = found.emplace(std::make_pair(f.site, f.other_site), f);
     if (fresh) return;
     int64_t count = it->second.count + 1;

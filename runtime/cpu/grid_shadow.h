@@ -22,7 +22,9 @@ enum class GridAccess { Read, Write, Atomic };
 
 class GridShadow {
  public:
-  explicit GridShadow(const int64_t grid[3]);
+  /// `cluster`: blocks per thread-block cluster (races between two blocks
+  /// of one cluster are marked: their cluster_syncs are not modeled).
+  GridShadow(const int64_t grid[3], const int64_t cluster[3]);
   ~GridShadow();
   /// The first access of its kind by block `block` (linear, grid order)
   /// to the element at `addr` (element `offset` of buffer `buffer`).
@@ -48,7 +50,7 @@ class GridShadow {
   };
   static constexpr size_t kShards = 64;
   std::unique_ptr<Shard[]> shards_;
-  int64_t grid_[3];
+  int64_t grid_[3], cluster_[3];
 };
 
 }  // namespace tmc::runtime

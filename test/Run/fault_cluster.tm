@@ -9,7 +9,11 @@
 //  4. a cluster_sync that half of a block skips;
 //  5. no wait on `empty`: a multicast copy overwrites the other block's
 //     stage while that block may still read it (--check-races);
-//  6. an arrival on the mbarrier of a rank outside the cluster.
+//  6. an arrival on the mbarrier of a rank outside the cluster;
+//  7. a multicast mask that is 0 at run time (no block receives the box).
+// Without the final cluster_sync (2), the last arrivals on the other
+// block's `empty` barrier are also reported in whichever order the blocks
+// ran: nothing orders them before that block's exit.
 // RUN: %tmc run %s --arch=sm_90 -D BUG=0 --shape M=40,N=72,K=52 --check-races | FileCheck %s --check-prefix=OK
 // RUN: not %tmc run %s --arch=sm_90 -D BUG=1 --shape M=40,N=72,K=52 2>&1 | FileCheck %s --check-prefix=INIT
 // RUN: not %tmc run %s --arch=sm_90 -D BUG=2 --shape M=40,N=72,K=52 2>&1 | FileCheck %s --check-prefix=EXIT
@@ -17,20 +21,23 @@
 // RUN: not %tmc run %s --arch=sm_90 -D BUG=4 --shape M=40,N=72,K=52 2>&1 | FileCheck %s --check-prefix=DIVERGE
 // RUN: not %tmc run %s --arch=sm_90 -D BUG=5 --shape M=40,N=72,K=52 --check-races 2>&1 | FileCheck %s --check-prefix=RACE
 // RUN: not %tmc run %s --arch=sm_90 -D BUG=6 --shape M=40,N=72,K=52 2>&1 | FileCheck %s --check-prefix=RANK
+// RUN: not %tmc run %s --arch=sm_90 -D BUG=7 --shape M=40,N=72,K=52 2>&1 | FileCheck %s --check-prefix=EMPTY
 // RUN: not %tmc %s --arch=sm_80 2>&1 | FileCheck %s --check-prefix=ARCH
 // OK: result:     PASS
-// INIT: fault_cluster.tm:58:7: error: mbarrier 'full'[0] of block (0, 1, 0) is used by thread 0 of block (0, 0, 0) in kernel 'faulty' with no cluster_sync after its mbarrier_init: the other blocks of a cluster see an init only after a cluster_sync
-// EXIT: fault_cluster.tm:66:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 1, 0) reaches block (0, 0, 0) of its cluster after all its threads exited: a block's shared memory ends with it, so the blocks of a cluster must not exit while the others may still use it (end the kernel with cluster_sync)
-// MASK: fault_cluster.tm:58:7: error: a multicast tma_load in kernel 'faulty' by thread 0 of block (0, 0, 0) names block rank 2, outside its cluster of 2 blocks
-// DIVERGE: fault_cluster.tm:76:29: error: cluster_sync divergence in kernel 'faulty': thread 0 of block (0, 0, 0) waits here, but thread 64 of block (0, 0, 0) of its cluster has already returned
-// RACE: fault_cluster.tm:58:7: error: multicast tma_load by thread 0 of block (0, 0, 0) in kernel 'faulty' into 'Bs' element 0 of block (0, 1, 0), which its thread 0 may still read: nothing orders that access before the copy (wait on an mbarrier that block arrives on after it, or cluster_sync)
-// RACE: fault_cluster.tm:62:70: note: the read by thread 0 of block (0, 1, 0)
-// RANK: fault_cluster.tm:67:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 0, 0) names block rank 52, outside its cluster of 2 blocks
+// INIT: fault_cluster.tm:65:7: error: mbarrier 'full'[0] of block (0, 1, 0) is used by thread 0 of block (0, 0, 0) in kernel 'faulty' with no cluster_sync after its mbarrier_init: the other blocks of a cluster see an init only after a cluster_sync
+// EXIT: fault_cluster.tm:73:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 1, 0) reaches block (0, 0, 0) of its cluster after all its threads exited: a block's shared memory ends with it, so the blocks of a cluster must not exit while the others may still use it (end the kernel with cluster_sync)
+// MASK: fault_cluster.tm:65:7: error: a multicast tma_load in kernel 'faulty' by thread 0 of block (0, 0, 0) names block rank 2, outside its cluster of 2 blocks
+// DIVERGE: fault_cluster.tm:83:29: error: cluster_sync divergence in kernel 'faulty': thread 0 of block (0, 0, 0) waits here, but thread 64 of block (0, 0, 0) of its cluster has already returned
+// RACE: fault_cluster.tm:65:7: error: multicast tma_load by thread 0 of block (0, 0, 0) in kernel 'faulty' into 'Bs' element 0 of block (0, 1, 0), which its thread 0 may still read: nothing orders that access before the copy (wait on an mbarrier that block arrives on after it, or cluster_sync)
+// RACE: fault_cluster.tm:69:70: note: the read by thread 0 of block (0, 1, 0)
+// RANK: fault_cluster.tm:74:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 0, 0) names block rank 52, outside its cluster of 2 blocks
+// EXIT: fault_cluster.tm:73:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 1, 0) reaches mbarrier 'empty'[0] of block (0, 0, 0), but nothing orders it before that block's exit (no thread of it waits for the phase it completes, no cluster_sync follows): on the GPU the block may be gone when it lands
+// EMPTY: fault_cluster.tm:65:7: error: a multicast tma_load in kernel 'faulty' by thread 0 of block (0, 0, 0) has an empty mask: it copies to no block, so its bytes never reach an mbarrier
 // ARCH: error: kernel 'faulty' has a thread-block cluster ('cluster(...)' of more than one block), which needs --arch=sm_90 or sm_90a; this compilation targets sm_80
 
 import std.nn;  // op matmul
 
-kernel faulty<BUG: int in [0, 1, 2, 3, 4, 5, 6]>(A: f32[M, K] by tma, B: f32[K, N] by tma, C: f32[M, N]) implements matmul
+kernel faulty<BUG: int in [0, 1, 2, 3, 4, 5, 6, 7]>(A: f32[M, K] by tma, B: f32[K, N] by tma, C: f32[M, N]) implements matmul
     grid(cdiv(N, 32), 2 * cdiv(M, 32)) block(128) cluster(1, 2)
 {
   shared As: f32[2, 16, 16];
@@ -54,7 +61,7 @@ kernel faulty<BUG: int in [0, 1, 2, 3, 4, 5, 6]>(A: f32[M, K] by tma, B: f32[K, 
       if (kt >= 2 && BUG != 5) { mbarrier_wait(empty[s], (kt / 2 - 1) % 2); }
       mbarrier_arrive_expect_tx(full[s], (16 * 16 + 16 * 32) * 4);
       tma_load(As[s], A[blockIdx.y * 16, kt * 16], full[s]);
-      let mask = BUG == 3 ? 3 + 4 * (K % 2 + 1) : 3;
+      let mask = BUG == 3 ? 3 + 4 * (K % 2 + 1) : BUG == 7 ? 3 * (K / 1000) : 3;
       tma_load(Bs[s, rank], B[kt * 16 + rank * 8, blockIdx.x * 32], full[s], mask);
     }
     mbarrier_wait(full[s], (kt / 2) % 2);

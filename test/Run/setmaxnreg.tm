@@ -3,8 +3,10 @@
 // CUTLASS's warp-specialized kernels do with 40 and 232 for blocks of 384
 // threads (40 * 128 + 232 * 256 = 168 * 384). Checked on the CPU executor
 // (a warpgroup operation: the lanes of each warp meet there) and in
-// PTX/CUDA C that ptxas and nvcc accept for sm_90a (ptxas then gives the
-// kernel the block's whole register budget, 168 a thread).
+// PTX/CUDA C that ptxas and nvcc accept for sm_90a. The kernel is marked
+// one block an SM (.minnctapersm 1, __launch_bounds__(384, 1)): ptxas then
+// gives it the block's whole register budget, 168 a thread, and honours
+// setmaxnreg (without the mark it may ignore it: %ptxas-verify fails then).
 // REQUIRES: ptxas, nvcc
 // RUN: %tmc run %s --arch=sm_90a --kernel twice_ws --shape N=1000 --check-races --check-bounds | FileCheck %s --check-prefix=NUMERIC
 // RUN: %tmc %s --arch=sm_90a --emit=ptx | FileCheck %s --check-prefix=PTX
@@ -16,8 +18,10 @@
 // RUN: not %tmc %s --arch=sm_90a -D WARPS=3 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // NUMERIC: unwritten:  0 of
 // NUMERIC: result:     PASS
+// PTX: .minnctapersm 1
 // PTX: setmaxnreg.dec.sync.aligned.u32 40;
 // PTX: setmaxnreg.inc.sync.aligned.u32 232;
+// CUDA: __launch_bounds__(384, 1)
 // CUDA: asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
 // ARCH: error: 'setmaxnreg' needs --arch=sm_90a {{.*}} targets sm_90
 // PARTIAL: error: 'setmaxnreg' is issued by whole warpgroups of 128 threads, but kernel 'twice_ws' has blocks of 96 threads

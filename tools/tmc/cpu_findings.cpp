@@ -74,9 +74,13 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
           break;
         }
         if (f.other_tma) {
-          diags.Report(site(f.site), DiagKind::RunTmaRace, f.write ? "write" : "read", buffer(f.buffer), f.offset, fn->name,
-                       f.thread, f.block[0], f.block[1], f.block[2])
-              .Note(site(f.other_site), DiagKind::NoteTmaInFlight, f.other_thread);
+          auto d = diags.Report(site(f.site), DiagKind::RunTmaRace, f.write ? "write" : "read", buffer(f.buffer), f.offset,
+                                fn->name, f.thread, f.block[0], f.block[1], f.block[2]);
+          if (f.other_rank >= 0)  // another block's multicast
+            d.Note(site(f.other_site), DiagKind::NoteMulticastInFlight, f.other_thread, f.other_block[0], f.other_block[1],
+                   f.other_block[2]);
+          else
+            d.Note(site(f.other_site), DiagKind::NoteTmaInFlight, f.other_thread);
           break;
         }
         if (f.other_async) {
@@ -103,11 +107,14 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
       }
       case runtime::CpuFinding::Kind::BlockRace: {
         const char* other = f.other_atomic ? "atomic update" : f.other_write ? "write" : "read";
-        diags.Report(site(f.site), DiagKind::RunBlockRace, buffer(f.buffer), f.offset, fn->name, f.thread, f.block[0],
+        auto d = diags.Report(site(f.site), DiagKind::RunBlockRace, buffer(f.buffer), f.offset, fn->name, f.thread, f.block[0],
                      f.block[1], f.block[2], fmt::format("{} {}", f.other_atomic ? "an" : "a", other), f.other_thread, f.other_block[0], f.other_block[1], f.other_block[2],
-                     f.count > 1 ? fmt::format("; {} such elements", f.count) : "")
-            .Note(site(f.other_site), DiagKind::NoteOtherBlockAccess, other, f.other_thread, f.other_block[0],
-                  f.other_block[1], f.other_block[2]);
+                     f.count > 1 ? fmt::format("; {} such elements", f.count) : "");
+        d.Note(site(f.other_site), DiagKind::NoteOtherBlockAccess, other, f.other_thread, f.other_block[0],
+               f.other_block[1], f.other_block[2]);
+        if (f.same_cluster)
+          d.Note(site(f.site), DiagKind::NoteSameClusterGlobal, f.block[0], f.block[1], f.block[2], f.other_block[0],
+                 f.other_block[1], f.other_block[2]);
         break;
       }
       case runtime::CpuFinding::Kind::Timeout: {
@@ -145,6 +152,10 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
         break;
       }
       case runtime::CpuFinding::Kind::ClusterRankOutside:
+        if (f.offset < 0 && f.write) {
+          diags.Report(site(f.site), DiagKind::RunClusterEmptyMask, fn->name, f.thread, f.block[0], f.block[1], f.block[2]);
+          break;
+        }
         diags.Report(site(f.site), DiagKind::RunClusterRankOutside, f.write ? "a multicast tma_load" : "an mbarrier_arrive",
                      fn->name, f.thread, f.block[0], f.block[1], f.block[2], f.offset, Plural(f.extent, "block"));
         break;
@@ -159,6 +170,11 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      f.other_write ? "write" : "read")
             .Note(site(f.other_site), DiagKind::NoteClusterOtherAccess, f.other_write ? "write" : "read", f.other_thread,
                   f.other_block[0], f.other_block[1], f.other_block[2]);
+        break;
+      case runtime::CpuFinding::Kind::ClusterExitUnordered:
+        diags.Report(site(f.site), DiagKind::RunClusterExitUnordered, f.write ? "a multicast tma_load" : "an mbarrier_arrive",
+                     fn->name, f.thread, f.block[0], f.block[1], f.block[2], buffer(f.buffer), f.offset, f.other_block[0],
+                     f.other_block[1], f.other_block[2]);
         break;
       case runtime::CpuFinding::Kind::ClusterMbarrierUnordered:
         diags.Report(site(f.site), DiagKind::RunClusterMbarrierUnordered, buffer(f.buffer), f.offset, f.other_block[0],

@@ -11,7 +11,7 @@ kernel zero(X: f32[N], Y: f32[N]) implements copy1 grid(N) block(32) cluster(2, 
   Y[0] = X[0];
 }
 
-kernel big(X: f32[N], Y: f32[N]) implements copy1 grid(N) block(32) cluster(4, 4) {  // expected-error {{a cluster of 16 blocks exceeds the portable limit of 8}}
+kernel big(X: f32[N], Y: f32[N]) implements copy1 grid(N, 4) block(32) cluster(4, 4) {  // expected-error {{a cluster of 16 blocks exceeds the portable limit of 8}}
   Y[0] = X[0];
 }
 
@@ -21,6 +21,10 @@ kernel runtime_dim(X: f32[N], Y: f32[N]) implements copy1 grid(N) block(32) clus
 
 kernel twice(X: f32[N], Y: f32[N]) implements copy1 grid(N) block(32) cluster(2) cluster(2) {  // expected-error {{duplicate 'cluster' clause}}
   // expected-note@-1 {{previous definition is here}}
+  Y[0] = X[0];
+}
+
+kernel flat(X: f32[N], Y: f32[N]) implements copy1 grid(N) block(32) cluster(1, 2) {  // expected-error {{the cluster has 2 blocks along y, but the grid has 1 dimension: its extent there is 1, never a whole number of clusters}}
   Y[0] = X[0];
 }
 
