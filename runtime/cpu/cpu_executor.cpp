@@ -587,6 +587,20 @@ bool ReportMbarrierDeadlock(Block& b) {
         d.why = o.state == State::AtBarrier ? CpuFinding::Why::AtBarrier : CpuFinding::Why::OtherSite;
       }
     }
+    // In a cluster the missing arrivals may be another block's, stuck too:
+    // point at one of its threads that waits.
+    for (size_t r = 0; d.other_thread < 0 && b.cluster && r < b.cluster->size(); ++r) {
+      const Block& p = (*b.cluster)[r];
+      if (&p == &b) continue;
+      for (const Fiber& o : p.fibers)
+        if (o.state != State::Done && o.state != State::Ready) {
+          d.other_thread = o.t.linear_tid;
+          d.other_site = o.site;
+          d.other_rank = static_cast<int32_t>(r);
+          std::copy(p.bid, p.bid + 3, d.other_block);
+          break;
+        }
+    }
     g_block = &b;
     Record(d);
     b.aborted = true;

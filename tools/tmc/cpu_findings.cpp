@@ -196,7 +196,10 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                                               f.block[1], f.block[2], buffer(f.buffer), f.offset, f.bits, -f.address)
                                : diags.Report(site(f.site), DiagKind::RunMbarrierDeadlock, fn->name, f.thread, f.block[0],
                                               f.block[1], f.block[2], buffer(f.buffer), f.offset, f.bits, missing);
-        if (f.other_site >= 0)
+        if (f.other_site >= 0 && f.other_rank >= 0)  // another block of the cluster
+          d.Note(site(f.other_site), DiagKind::NoteWaitsInOtherBlock, f.other_thread, f.other_block[0], f.other_block[1],
+                 f.other_block[2]);
+        else if (f.other_site >= 0)
           d.Note(site(f.other_site),
                  f.why == runtime::CpuFinding::Why::AtBarrier ? DiagKind::NoteWaitsAtBarrier : DiagKind::NoteWaitsAtWarpOp,
                  f.other_thread);
