@@ -77,9 +77,14 @@ kernel matmul_wgmma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 12
 // blockIdx.x, blockIdx.x + gridDim.x, ...: the producer goes on loading
 // the next tile while the consumers store this one. A k-iteration counter
 // `it` runs across tiles, so stage `it % STAGES` is in its use
-// `it / STAGES` (the parity its barriers wait for). Edges need no guard
-// on the loads: TMA zero-fills boxes that cross the matrices' ends.
-// With CM = 2, blocks pair up in thread-block clusters on two tiles of
+// `it / STAGES` (the parity its barriers wait for). Edges need no guard:
+// TMA zero-fills loaded boxes that cross the matrices' ends and clips
+// stored ones. The producer warpgroup gives its registers to the
+// consumers (setmaxnreg 40 / 232). The epilogue goes through shared
+// memory: each consumer warpgroup writes 64 columns of its rows at a time
+// into its tile of `cs` and one of its threads stores the tile with TMA,
+// the warpgroup meeting at its own mbarrier (`epi`, 128 arrivals) before
+// and after the writes. With CM = 2, blocks pair up in thread-block clusters on two tiles of
 // one column of C (rows m0 and m0 + 128 of the same B columns): each
 // block's producer loads its A tile and half of the B boxes, multicast to
 // both blocks, so B is read from memory once per pair. A stage is then
@@ -88,21 +93,24 @@ kernel matmul_wgmma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 12
 // take the same sequence of tile pairs, so their phases stay in step.
 kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128, STAGES: int in [2, 3, 4, 5] = 4,
                   SMS: int = 132, CM: int in [1, 2] = 1>(
-    A: T[M, K] by tma, B: T[K, N] by tma, C: f32[M, N])
+    A: T[M, K] by tma, B: T[K, N] by tma, C: f32[M, N] by tma)
     implements matmul_acc
-    // Rows of A and B are whole 16-byte pieces (TMA; a launch condition);
-    // the stages fit in shared memory.
-    where K % 8 == 0, N % 8 == 0, (128 + BN) * 128 * STAGES <= 200 * 1024
+    // Rows of A, B and C are whole 16-byte pieces (TMA; a launch
+    // condition); the stages and the epilogue tiles fit in shared memory.
+    where K % 8 == 0, N % 8 == 0, (128 + BN) * 128 * STAGES + 32 * 1024 <= 224 * 1024
     grid(CM * min(SMS / CM, cdiv(cdiv(M, 128), CM) * cdiv(N, BN))) block(384) cluster(CM)
 {
   shared sa: T[STAGES, 2, 64, 64] swizzle(3, 3, 3);
   shared sb: T[STAGES, BN / 64, 64, 64] swizzle(3, 3, 3);
+  shared cs: f32[2, 64, 64];  // each consumer warpgroup's epilogue tile
   shared full: mbarrier[STAGES];
   shared empty: mbarrier[STAGES];
+  shared epi: mbarrier[2];  // each consumer warpgroup's barrier (128 threads)
   if (threadIdx.x < STAGES) {
     mbarrier_init(full[threadIdx.x], 1);
     mbarrier_init(empty[threadIdx.x], 256 * CM);
   }
+  if (threadIdx.x < 2) { mbarrier_init(epi[threadIdx.x], 128); }
   if (CM > 1) { cluster_sync(); } else { sync; }  // the other block's copies and arrivals come after its inits
   let rank = cluster_rank();
   let tiles_n = cdiv(N, BN);
@@ -141,7 +149,9 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
     setmaxnreg_inc(232);
     let half = wg - 1;
     register acc: f32[64, BN] by repeat(1, BN / 8) * wgmma_c;
+    let lead = threadIdx.x % 128 == 0;  // issues the warpgroup's TMA stores
     var it = 0;
+    var epi_uses = 0;
     for group in range(blockIdx.x / CM, groups, gridDim.x / CM) {
       let m0 = ((group / tiles_n) * CM + rank) * 128;
       let n0 = (group % tiles_n) * BN;
@@ -161,12 +171,28 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
       wgmma_wait(0);
       let last = (it + STAGES - 1) % STAGES;
       if (CM == 1) { mbarrier_arrive(empty[last]); } else { for r in range(CM) { mbarrier_arrive(empty[last], r); } }
-      for (i, j) in repeat(1, BN / 8) * wgmma_c on threadIdx.x % 128 {
-        let gi = m0 + half * 64 + i;
-        let gj = n0 + j;
-        if (gi < M && gj < N) { C[gi, gj] = acc[i, j]; }
+      // The epilogue through shared memory: 64 columns of the warpgroup's
+      // rows at a time into its tile of cs, stored by one thread with TMA
+      // (clipped at C's edges), while the producer loads the next tile.
+      for c in unroll(BN / 64) {
+        if (lead) { tma_store_wait(0); }  // the previous store has read cs[half]
+        mbarrier_arrive(epi[half]);
+        mbarrier_wait(epi[half], epi_uses % 2);
+        epi_uses += 1;
+        for (i, j) in repeat(1, BN / 8) * wgmma_c on threadIdx.x % 128 {
+          if (j / 64 == c) { cs[half, i, j % 64] = acc[i, j]; }
+        }
+        fence_proxy_async();  // the tile's writes, visible to the TMA unit
+        mbarrier_arrive(epi[half]);
+        mbarrier_wait(epi[half], epi_uses % 2);
+        epi_uses += 1;
+        if (lead) {
+          tma_store(C[m0 + half * 64, n0 + c * 64], cs[half]);
+          tma_store_commit();
+        }
       }
     }
+    if (lead) { tma_store_wait(0); }
   }
   if (CM > 1) { cluster_sync(); }  // no block exits while the other may still reach its barriers
 }
