@@ -167,7 +167,6 @@ const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
     case K::MbarrierUninitialized: return "an mbarrier used before mbarrier_init";
     case K::WgmmaRegisterInFlight: return "a wgmma register used before its wgmma_wait";
     case K::TmaStoreUnfinished: return "a tma_store still reading shared memory when its thread ended";
-    case K::ClusterSyncDivergence: return "a cluster_sync not reached by every thread of the cluster";
     case K::ClusterRankOutside: return "a block rank outside the cluster";
     case K::ClusterPeerExited: return "an mbarrier arrival or multicast copy into a block of the cluster that exited";
     case K::ClusterExitUnordered: return "an mbarrier arrival or multicast copy not ordered before the exit of the block it reaches";

@@ -97,7 +97,7 @@ kernel matmul_tma<T: type in [f16, bf16] = f16, BN: int in [64, 128, 256] = 128,
     implements matmul_acc
     // Rows of A, B and C are whole 16-byte pieces (TMA; a launch
     // condition); the stages and the epilogue tiles fit in shared memory.
-    where K % 8 == 0, N % 8 == 0, (128 + BN) * 128 * STAGES + 32 * 1024 <= 224 * 1024
+    where K % 8 == 0, N % 8 == 0, (128 + BN) * 128 * STAGES + 32 * 1024 <= 224 * 1024, SMS >= CM
     grid(CM * min(SMS / CM, cdiv(cdiv(M, 128), CM) * cdiv(N, BN))) block(384) cluster(CM)
 {
   shared sa: T[STAGES, 2, 64, 64] swizzle(3, 3, 3);

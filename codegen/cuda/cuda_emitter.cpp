@@ -423,10 +423,11 @@ class Printer {
             "asm volatile(\"mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
             shared_addr(c.args[0]), Expr(c.args[1]));
       case Intrinsic::MbarrierWait:
+        // In a cluster, acquire at cluster scope (the other blocks' arrivals release there).
         return fmt::format(
-            "asm volatile(\"{{\\n.reg .pred P1;\\nLAB_WAIT:\\nmbarrier.try_wait.parity.shared::cta.b64 P1, [%0], %1;\\n@P1 bra DONE;\\n"
+            "asm volatile(\"{{\\n.reg .pred P1;\\nLAB_WAIT:\\nmbarrier.try_wait.parity{}.shared::cta.b64 P1, [%0], %1;\\n@P1 bra DONE;\\n"
             "bra LAB_WAIT;\\nDONE:\\n}}\\n\" :: \"r\"({}), \"r\"((int)({})) : \"memory\");",
-            shared_addr(c.args[0]), Expr(c.args[1]));
+            fn_ && fn_->ClusterBlocks() > 1 ? ".acquire.cluster" : "", shared_addr(c.args[0]), Expr(c.args[1]));
       case Intrinsic::WgmmaFence:
         return FenceWgmmaRegisters() + " asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");";
       case Intrinsic::WgmmaCommit: return "asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");";

@@ -1254,8 +1254,11 @@ class Emitter {
                            ? "{\n.reg .b32 remote_bar;\nmapa.shared::cluster.u32 remote_bar, $0, $1;\n"
                              "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote_bar];\n}"
                        : op == TMC_CPU_MBARRIER_WAIT
-                           ? "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
-                             "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}"
+                           // In a cluster, acquire at cluster scope: the other blocks' arrivals release there.
+                           ? (cluster ? "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P1, [$0], $1;\n"
+                                        "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}"
+                                      : "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
+                                        "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}")
                            : "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;";
     llvm::Value* addr = b_.CreatePtrToInt(Address(*bar->buffer, bar->indices), b_.getInt32Ty());
     bool two = op != TMC_CPU_MBARRIER_ARRIVE;

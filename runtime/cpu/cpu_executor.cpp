@@ -120,7 +120,12 @@ class StackPool {
     }
     for (size_t i = 0; i < n; ++i) {
       char* base = static_cast<char*>(m) + i * each;
-      mprotect(base, page, PROT_NONE);
+      // A guard page splits the mapping: past the kernel's limit on
+      // mappings (vm.max_map_count) a stack would have none.
+      if (mprotect(base, page, PROT_NONE) != 0) {
+        std::fprintf(stderr, "tmc: error: cannot protect the guard pages of %zu fiber stacks for the CPU executor\n", n);
+        std::_Exit(1);
+      }
       free_.push_back(base + page);
     }
     int c = chunks_.load();
@@ -494,7 +499,9 @@ bool CheckWarp(Block& b, int32_t w0, int32_t w1) {
   int rank = 0;
   for (int32_t i = w0; i < w1; ++i) {
     const Fiber& f = b.fibers[static_cast<size_t>(i)];
-    int r = f.state == State::AtWarp ? (f.site != site ? 3 : 0) : f.state == State::AtBarrier ? 2 : 1;
+    int r = f.state == State::AtWarp ? (f.site != site ? 3 : 0)
+            : f.state == State::AtBarrier || f.state == State::AtCluster ? 2
+                                                                          : 1;
     if (r <= rank) continue;
     rank = r;
     d.other_thread = i;
@@ -540,6 +547,11 @@ void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b
     f.wait_bar = -1;
     f.wgmma_reads.clear();
     f.wgmma_groups = 0;
+    f.wgmma_registers.clear();
+    f.tma_store_reads.clear();
+    f.tma_store_groups = 0;
+    f.tma_store_last_group = f.tma_store_last_site = -1;
+    f.tma_store_done_below = 0;
     f.clock = 0;
     f.clock_epoch = f.known_epoch = -1;
     f.peer = PeerOrder{};
@@ -610,25 +622,31 @@ bool ReportMbarrierDeadlock(Block& b) {
 }
 
 // Releases the block's barrier when all its threads wait at one `sync`
-// (true); reports divergence when some wait at a barrier and the others
-// exited or wait elsewhere (a `sync` at another line, a cluster_sync).
+// (true).
 bool ReleaseBlockBarrier(Block& b) {
+  int32_t site = -1;
+  for (const Fiber& f : b.fibers) {
+    if (f.state != State::AtBarrier || (site >= 0 && f.site != site)) return false;
+    site = f.site;
+  }
+  if (b.profile) b.profile->Barrier(site);
+  for (Fiber& f : b.fibers) f.state = State::Ready;
+  ++b.epoch;
+  return true;
+}
+
+// Some threads of the block wait at a `sync` that cannot be released: the
+// others exited or wait elsewhere (a `sync` at another line, a
+// cluster_sync). Reported (true), the block abandoned.
+bool ReportBarrierDivergence(Block& b) {
   int32_t n = static_cast<int32_t>(b.fibers.size());
-  int32_t at = 0, site = -1;
-  bool same = true;
-  for (int32_t i = 0; i < n; ++i) {
-    const Fiber& f = b.fibers[static_cast<size_t>(i)];
-    if (f.state != State::AtBarrier) continue;
-    if (at++ == 0) site = f.site;
-    else if (f.site != site) same = false;
-  }
-  if (at == 0) return false;
-  if (at == n && same) {
-    if (b.profile) b.profile->Barrier(site);
-    for (Fiber& f : b.fibers) f.state = State::Ready;
-    ++b.epoch;
-    return true;
-  }
+  int32_t site = -1;
+  for (const Fiber& f : b.fibers)
+    if (f.state == State::AtBarrier) {
+      site = f.site;
+      break;
+    }
+  if (site < 0) return false;
   CpuFinding d{CpuFinding::Kind::BarrierDivergence};
   d.site = site;
   for (int32_t i = 0; i < n; ++i) {
@@ -651,34 +669,20 @@ bool ReleaseBlockBarrier(Block& b) {
   g_block = &b;
   Record(d);
   b.aborted = true;
-  return false;
+  return true;
 }
 
-// Releases the cluster_sync when every thread of every block of the
-// cluster waits at it (true); a thread that exited instead is reported
-// (false, with the blocks abandoned). A cluster_sync is a barrier of each
-// block too (a new barrier interval).
+// Releases the cluster_sync when every thread of the cluster that has not
+// exited waits at it (true): barrier.cluster waits for the non-exited
+// threads only. It is a barrier of each block too (a new barrier interval).
 bool ReleaseClusterBarrier(std::vector<Block>& cl) {
-  const Fiber* waiting = nullptr;
-  Block* waiting_block = nullptr;
-  for (Block& b : cl)
-    for (const Fiber& f : b.fibers)
-      if (f.state == State::AtCluster && !waiting) waiting = &f, waiting_block = &b;
-  if (!waiting) return false;
-  for (Block& b : cl)
+  bool any = false;
+  for (const Block& b : cl)
     for (const Fiber& f : b.fibers) {
-      if (f.state == State::AtCluster) continue;
-      CpuFinding d{CpuFinding::Kind::ClusterSyncDivergence};
-      d.site = waiting->site;
-      d.thread = waiting->t.linear_tid;
-      d.other_thread = f.t.linear_tid;
-      d.other_site = f.state == State::Done ? -1 : f.site;
-      std::copy(b.bid, b.bid + 3, d.other_block);
-      g_block = waiting_block;
-      Record(d);
-      for (Block& a : cl) a.aborted = true;
-      return false;
+      if (f.state != State::AtCluster && f.state != State::Done) return false;
+      any = any || f.state == State::AtCluster;
     }
+  if (!any) return false;
   for (Block& b : cl) {
     ++b.epoch;
     ++b.cluster_epoch;
@@ -686,6 +690,7 @@ bool ReleaseClusterBarrier(std::vector<Block>& cl) {
   }
   for (Block& b : cl)
     for (Fiber& f : b.fibers) {
+      if (f.state == State::Done) continue;
       f.state = State::Ready;
       for (size_t r = 0; r < cl.size(); ++r) f.peer.epoch[r] = cl[r].epoch;
     }
@@ -772,16 +777,18 @@ void RunCluster(std::vector<Block>& cl) {
     }
     if (aborted()) break;
     if (released || ran) continue;
-    // Nobody can run. A thread waiting on an mbarrier waits forever: no
-    // one is left to arrive (or to issue the copies it counts).
-    if (std::any_of(cl.begin(), cl.end(), [](Block& b) { return ReportMbarrierDeadlock(b); })) break;
-    // Barriers whose threads have all arrived.
+    // Nobody can run. First the barriers whose threads have all arrived
+    // (a block's arrivals on another block's mbarrier may come after its
+    // `sync`).
     bool progress = false;
     for (Block& b : cl) progress = ReleaseBlockBarrier(b) || progress;
-    if (aborted()) break;
-    if (progress) continue;
-    if (ReleaseClusterBarrier(cl)) continue;
-    break;  // everyone is done (or the blocks were abandoned)
+    if (progress || ReleaseClusterBarrier(cl)) continue;
+    // A thread waiting on an mbarrier waits forever: no one is left to
+    // arrive (or to issue the copies it counts).
+    if (std::any_of(cl.begin(), cl.end(), [](Block& b) { return ReportMbarrierDeadlock(b); })) break;
+    // Threads at a `sync` that others skipped (or a cluster_sync).
+    if (std::any_of(cl.begin(), cl.end(), [](Block& b) { return ReportBarrierDivergence(b); })) break;
+    break;  // everyone is done
   }
   for (Block& b : cl)
     if (b.profile) b.profile->EndBlock();
@@ -801,6 +808,12 @@ std::vector<CpuFinding> RunOnCpu(const CpuLaunch& l) {
   int64_t clusters = blocks / per_cluster;
   int workers = l.workers > 0 ? l.workers : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   workers = static_cast<int>(std::min<int64_t>(workers, clusters));
+  // Each worker holds a stack (two mappings: stack and guard page) per
+  // thread of its cluster: stay well below Linux's default limit of 65530
+  // mappings a process.
+  constexpr int64_t kMaxFibers = 16384;
+  int64_t fibers = l.block[0] * l.block[1] * l.block[2] * per_cluster;
+  workers = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(workers, kMaxFibers / fibers)));
   std::atomic<int64_t> next{0};
   std::atomic<bool> stop{false};
   std::unique_ptr<GridShadow> grid_shadow(l.check_races ? new GridShadow(l.grid, l.cluster) : nullptr);

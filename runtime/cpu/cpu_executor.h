@@ -35,10 +35,7 @@ struct CpuFinding {
     // A thread that ended with a tma_store (at `site`) not completed by a
     // tma_store_wait: the block's shared memory may go while it reads it.
     TmaStoreUnfinished,
-    // Thread-block clusters: a thread waits at cluster_sync (`site`) while
-    // thread `other_thread` of block `other_block` exited (`other_site` -1)
-    // or waits at another barrier.
-    ClusterSyncDivergence,
+    // Thread-block clusters:
     // A block rank (`offset`; `write`: a bit of a multicast mask; -1: an
     // empty mask) outside the cluster of `extent` blocks.
     ClusterRankOutside,

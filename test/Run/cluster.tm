@@ -11,6 +11,7 @@
 // RUN: %tmc run %s --arch=sm_90 --kernel cluster_rotate --shape M=256,N=64 --check-races | FileCheck %s --check-prefix=NUMERIC
 // RUN: not %tmc run %s --arch=sm_90 --kernel pairs --shape N=48 2>&1 | FileCheck %s --check-prefix=GRID
 // RUN: %tmc run %s --arch=sm_90 --kernel pairs --shape N=64 --check-races | FileCheck %s --check-prefix=NUMERIC
+// RUN: %tmc run %s --arch=sm_90 --kernel arrive_after_sync --shape N=100 --check-races | FileCheck %s --check-prefix=NUMERIC
 // RUN: %tmc %s --arch=sm_90 --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: %tmc %s --arch=sm_90 --emit=ptx | %ptxas-verify --no-spills sm_90
 // RUN: %tmc %s --arch=sm_90a --emit=meta | FileCheck %s --check-prefix=META
@@ -28,6 +29,7 @@
 // PTX-NEXT: barrier.cluster.wait;
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}], %rs{{[0-9]+}};
+// PTX: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
 // PTX: mapa.shared::cluster.u32 remote_bar, %r{{[0-9]+}}, %r{{[0-9]+}};
 // PTX-NEXT: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote_bar];
 // PTX-LABEL: .entry cluster_rotate(
@@ -43,6 +45,7 @@
 // CUDA: barrier.cluster.arrive;\n\tbarrier.cluster.wait;
 // CUDA: .multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;
 // CUDA: mapa.shared::cluster.u32 remote_bar, %0, %1;
+// CUDA: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64
 
 import std.nn;  // op matmul
 
@@ -132,4 +135,23 @@ kernel pairs(X: f32[N], Y: f32[N]) implements plus1 grid(cdiv(N, 16)) block(16) 
   s[threadIdx.x] = X[blockIdx.x * 16 + threadIdx.x];
   cluster_sync();
   if (blockIdx.x * 16 + threadIdx.x < N) { Y[blockIdx.x * 16 + threadIdx.x] = s[threadIdx.x] + 1.0; }
+}
+
+// Block 1 passes a `sync`, then arrives on block 0's barrier, which block
+// 0's thread 0 waits on before its own `sync`: valid on the GPU (one
+// block's barrier is released while another block waits on an mbarrier).
+// Threads that exited do not hold up a cluster_sync.
+kernel arrive_after_sync(X: f32[N], Y: f32[N]) implements plus1 grid(2 * cdiv(N, 64)) block(32) cluster(2)
+{
+  shared bar: mbarrier[1];
+  let rank = cluster_rank();
+  if (threadIdx.x == 0) { mbarrier_init(bar[0], 1); }
+  cluster_sync();
+  if (rank == 0 && threadIdx.x == 0) { mbarrier_wait(bar[0], 0); }
+  sync;
+  if (rank == 1 && threadIdx.x == 0) { mbarrier_arrive(bar[0], 0); }
+  let i = blockIdx.x * 32 + threadIdx.x;
+  if (i < N) { Y[i] = X[i] + 1.0; }
+  if (threadIdx.x >= 16) { return; }
+  cluster_sync();
 }

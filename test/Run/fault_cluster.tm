@@ -6,7 +6,9 @@
 //     arrives on its `empty` barrier;
 //  3. a multicast mask naming a block outside the cluster (a run-time
 //     value: constants are compile-time errors, test/Frontend/Sema);
-//  4. a cluster_sync that half of a block skips;
+//  4. half of a block at a cluster_sync, the other half at a `sync`
+//     (threads that exited would not count: barrier.cluster waits for
+//     the threads that have not exited);
 //  5. no wait on `empty`: a multicast copy overwrites the other block's
 //     stage while that block may still read it (--check-races);
 //  6. an arrival on the mbarrier of a rank outside the cluster;
@@ -34,15 +36,17 @@
 // RUN: not %tmc run %s --arch=sm_90 -D BUG=10 --shape M=40,N=32,K=52 --check-races 2>&1 | FileCheck %s --check-prefix=GLOBAL
 // RUN: not %tmc %s --arch=sm_80 2>&1 | FileCheck %s --check-prefix=ARCH
 // OK: result:     PASS
-// INIT: fault_cluster.tm:82:7: error: mbarrier 'full'[0] of block (0, 1, 0) is used by thread 0 of block (0, 0, 0) in kernel 'faulty' with no cluster_sync after its mbarrier_init: the other blocks of a cluster see an init only after a cluster_sync
-// EXIT: fault_cluster.tm:93:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 1, 0) reaches block (0, 0, 0) of its cluster after all its threads exited: a block's shared memory ends with it, so the blocks of a cluster must not exit while the others may still use it (end the kernel with cluster_sync)
-// MASK: fault_cluster.tm:82:7: error: a multicast tma_load in kernel 'faulty' by thread 0 of block (0, 0, 0) names block rank 2, outside its cluster of 2 blocks
-// DIVERGE: fault_cluster.tm:104:29: error: cluster_sync divergence in kernel 'faulty': thread 0 of block (0, 0, 0) waits here, but thread 64 of block (0, 0, 0) of its cluster has already returned
-// RACE: fault_cluster.tm:82:7: error: multicast tma_load by thread 0 of block (0, 0, 0) in kernel 'faulty' into 'Bs' element 0 of block (0, 1, 0), which its thread 0 may still read: nothing orders that access before the copy (wait on an mbarrier that block arrives on after it, or cluster_sync)
-// RACE: fault_cluster.tm:89:70: note: the read by thread 0 of block (0, 1, 0)
-// RANK: fault_cluster.tm:94:36: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 0, 0) names block rank 52, outside its cluster of 2 blocks
-// EXIT: fault_cluster.tm:93:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 1, 0) reaches mbarrier 'empty'[0] of block (0, 0, 0), but nothing orders it before that block's exit (no thread of it waits for the phase it completes, no cluster_sync follows): on the GPU the block may be gone when it lands
-// EMPTY: fault_cluster.tm:82:7: error: a multicast tma_load in kernel 'faulty' by thread 0 of block (0, 0, 0) has an empty mask: it copies to no block, so its bytes never reach an mbarrier
+// INIT: fault_cluster.tm:86:7: error: mbarrier 'full'[0] of block (0, 1, 0) is used by thread 0 of block (0, 0, 0) in kernel 'faulty' with no cluster_sync after its mbarrier_init: the other blocks of a cluster see an init only after a cluster_sync
+// EXIT: fault_cluster.tm:97:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 1, 0) reaches block (0, 0, 0) of its cluster after all its threads exited: a block's shared memory ends with it, so the blocks of a cluster must not exit while the others may still use it (end the kernel with cluster_sync)
+// MASK: fault_cluster.tm:86:7: error: a multicast tma_load in kernel 'faulty' by thread 0 of block (0, 0, 0) names block rank 2, outside its cluster of 2 blocks
+// DIVERGE: fault_cluster.tm:108:54: error: barrier divergence in kernel 'faulty': thread 64 of block (0, 0, 0) waits here, but thread 0 waits at another barrier
+// DIVERGE: note: while thread 0 waits here
+// DIVERGE-NEXT: if (threadIdx.x < 64) { cluster_sync(); } else { sync; }
+// RACE: fault_cluster.tm:86:7: error: multicast tma_load by thread 0 of block (0, 0, 0) in kernel 'faulty' into 'Bs' element 0 of block (0, 1, 0), which its thread 0 may still read: nothing orders that access before the copy (wait on an mbarrier that block arrives on after it, or cluster_sync)
+// RACE: fault_cluster.tm:93:70: note: the read by thread 0 of block (0, 1, 0)
+// RANK: fault_cluster.tm:98:36: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 0, 0) names block rank 52, outside its cluster of 2 blocks
+// EXIT: fault_cluster.tm:97:7: error: an mbarrier_arrive in kernel 'faulty' by thread 0 of block (0, 1, 0) reaches mbarrier 'empty'[0] of block (0, 0, 0), but nothing orders it before that block's exit (no thread of it waits for the phase it completes, no cluster_sync follows): on the GPU the block may be gone when it lands
+// EMPTY: fault_cluster.tm:86:7: error: a multicast tma_load in kernel 'faulty' by thread 0 of block (0, 0, 0) has an empty mask: it copies to no block, so its bytes never reach an mbarrier
 // STUCK: error: kernel 'faulty' deadlocks: thread 0 of block (0, 0, 0) waits on mbarrier 'full'[0] for its phase of parity 1 to complete, but no thread is left to complete it (0 arrivals and 1024 transaction bytes missing)
 // STUCK: note: while thread 0 of block (0, 1, 0) of the cluster waits here
 // STUCK-NEXT: if (kt >= 2 && BUG != 5) { mbarrier_wait(empty[s], (kt / 2 - 1) % 2); }
@@ -101,7 +105,7 @@ kernel faulty<BUG: int in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]>(A: f32[M, K] by tm
   }
   if (BUG == 10 && threadIdx.x == 0) { C[0, 0] = 1.0; }
   if (BUG == 4) {
-    if (threadIdx.x < 64) { cluster_sync(); }
+    if (threadIdx.x < 64) { cluster_sync(); } else { sync; }
   } else if (BUG != 2) {
     cluster_sync();
   }

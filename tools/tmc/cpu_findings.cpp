@@ -144,13 +144,6 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                              : fmt::format("byte {} of '{}'", f.address, buffer(f.buffer)),
                      f.bytes, f.thread, f.block[0], f.block[1], f.block[2]);
         break;
-      case runtime::CpuFinding::Kind::ClusterSyncDivergence: {
-        auto d = diags.Report(site(f.site), DiagKind::RunClusterSyncDivergence, fn->name, f.thread, f.block[0], f.block[1],
-                              f.block[2], f.other_thread, f.other_block[0], f.other_block[1], f.other_block[2],
-                              f.other_site >= 0 ? "waits at another barrier" : "has already returned");
-        if (f.other_site >= 0) d.Note(site(f.other_site), DiagKind::NoteOtherBarrier, f.other_thread);
-        break;
-      }
       case runtime::CpuFinding::Kind::ClusterRankOutside:
         if (f.offset < 0 && f.write) {
           diags.Report(site(f.site), DiagKind::RunClusterEmptyMask, fn->name, f.thread, f.block[0], f.block[1], f.block[2]);
