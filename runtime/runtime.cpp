@@ -168,6 +168,7 @@ const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
     case K::WgmmaRegisterInFlight: return "a wgmma register used before its wgmma_wait";
     case K::TmaStoreUnfinished: return "a tma_store still reading shared memory when its thread ended";
     case K::ClusterRankOutside: return "a block rank outside the cluster";
+    case K::ClusterEmptyMask: return "a multicast tma_load to no block";
     case K::ClusterPeerExited: return "an mbarrier arrival or multicast copy into a block of the cluster that exited";
     case K::ClusterExitUnordered: return "an mbarrier arrival or multicast copy not ordered before the exit of the block it reaches";
     case K::ClusterCopyRace: return "a multicast tma_load racing with another block's access";

@@ -1244,22 +1244,21 @@ class Emitter {
     // it too: fence.mbarrier_init orders the init before them (with the
     // cluster_sync that must follow, as CUTLASS's fence_barrier_init).
     bool cluster = fn_ && fn_->ClusterBlocks() > 1;
-    const char* text = op == TMC_CPU_MBARRIER_INIT
-                           ? (cluster ? "mbarrier.init.shared::cta.b64 [$0], $1;\n\tfence.proxy.async.shared::cta;\n\t"
-                                        "fence.mbarrier_init.release.cluster;"
-                                      : "mbarrier.init.shared::cta.b64 [$0], $1;\n\tfence.proxy.async.shared::cta;")
-                       : op == TMC_CPU_MBARRIER_ARRIVE ? "mbarrier.arrive.shared::cta.b64 _, [$0];"
-                       : op == TMC_CPU_MBARRIER_ARRIVE_CLUSTER
-                           // The barrier at the same offset in block $1 of the cluster.
-                           ? "{\n.reg .b32 remote_bar;\nmapa.shared::cluster.u32 remote_bar, $0, $1;\n"
-                             "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote_bar];\n}"
-                       : op == TMC_CPU_MBARRIER_WAIT
-                           // In a cluster, acquire at cluster scope: the other blocks' arrivals release there.
-                           ? (cluster ? "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 P1, [$0], $1;\n"
-                                        "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}"
-                                      : "{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity.shared::cta.b64 P1, [$0], $1;\n"
-                                        "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}")
-                           : "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;";
+    // In a cluster, waits acquire at cluster scope: the other blocks' arrivals release there.
+    std::string text =
+        op == TMC_CPU_MBARRIER_INIT
+            ? fmt::format("mbarrier.init.shared::cta.b64 [$0], $1;\n\tfence.proxy.async.shared::cta;{}",
+                          cluster ? "\n\tfence.mbarrier_init.release.cluster;" : "")
+        : op == TMC_CPU_MBARRIER_ARRIVE ? "mbarrier.arrive.shared::cta.b64 _, [$0];"
+        : op == TMC_CPU_MBARRIER_ARRIVE_CLUSTER
+            // The barrier at the same offset in block $1 of the cluster.
+            ? "{\n.reg .b32 remote_bar;\nmapa.shared::cluster.u32 remote_bar, $0, $1;\n"
+              "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote_bar];\n}"
+        : op == TMC_CPU_MBARRIER_WAIT
+            ? fmt::format("{{\n.reg .pred P1;\nLAB_WAIT:\nmbarrier.try_wait.parity{}.shared::cta.b64 P1, [$0], $1;\n"
+                          "@P1 bra DONE;\nbra LAB_WAIT;\nDONE:\n}}",
+                          cluster ? ".acquire.cluster" : "")
+            : "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;";
     llvm::Value* addr = b_.CreatePtrToInt(Address(*bar->buffer, bar->indices), b_.getInt32Ty());
     bool two = op != TMC_CPU_MBARRIER_ARRIVE;
     std::vector<llvm::Type*> params{b_.getInt32Ty()};

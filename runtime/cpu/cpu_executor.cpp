@@ -349,6 +349,11 @@ struct Block {
   int64_t cluster_epoch = 0;
 };
 
+// Whether every thread of `b` has returned (its shared memory is gone).
+bool Exited(const Block& b) {
+  return std::all_of(b.fibers.begin(), b.fibers.end(), [](const Fiber& f) { return f.state == State::Done; });
+}
+
 // Loop back-edges between two looks at the clock (tmc_cpu_poll).
 constexpr int32_t kPollInterval = 4096;
 
@@ -640,15 +645,12 @@ bool ReleaseBlockBarrier(Block& b) {
 // cluster_sync). Reported (true), the block abandoned.
 bool ReportBarrierDivergence(Block& b) {
   int32_t n = static_cast<int32_t>(b.fibers.size());
-  int32_t site = -1;
-  for (const Fiber& f : b.fibers)
-    if (f.state == State::AtBarrier) {
-      site = f.site;
-      break;
-    }
-  if (site < 0) return false;
+  auto first = std::find_if(b.fibers.begin(), b.fibers.end(), [](const Fiber& f) { return f.state == State::AtBarrier; });
+  if (first == b.fibers.end()) return false;
+  int32_t site = first->site;
   CpuFinding d{CpuFinding::Kind::BarrierDivergence};
   d.site = site;
+  d.thread = static_cast<int32_t>(first - b.fibers.begin());
   for (int32_t i = 0; i < n; ++i) {
     const Fiber& f = b.fibers[static_cast<size_t>(i)];
     if ((f.state == State::AtBarrier || f.state == State::AtCluster) && f.site != site && d.other_site < 0) {
@@ -659,11 +661,6 @@ bool ReportBarrierDivergence(Block& b) {
   for (int32_t i = 0; i < n && d.other_site < 0; ++i)
     if (b.fibers[static_cast<size_t>(i)].state == State::Done) {
       d.other_thread = i;
-      break;
-    }
-  for (int32_t i = 0; i < n; ++i)
-    if (b.fibers[static_cast<size_t>(i)].state == State::AtBarrier) {
-      d.thread = i;
       break;
     }
   g_block = &b;
@@ -730,7 +727,7 @@ void RunCluster(std::vector<Block>& cl) {
   auto check_exits = [&] {
     if (cl.size() == 1) return;
     for (size_t r = 0; r < cl.size(); ++r)
-      if (!exited[r] && std::all_of(cl[r].fibers.begin(), cl[r].fibers.end(), [](const Fiber& f) { return f.state == State::Done; })) {
+      if (!exited[r] && Exited(cl[r])) {
         exited[r] = true;
         CheckExitOrdered(cl, cl[r]);
       }
@@ -1040,6 +1037,15 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
   }
 }
 
+// A tma_load by thread `tid` (of the block of cluster rank `rank`, -1 for
+// this block) at `site` is in flight into the element of `s`.
+void MarkTmaPending(Shadow& s, int32_t tid, int32_t site, int32_t rank) {
+  s.pending = tid;
+  s.pending_site = site;
+  s.pending_tma = true;
+  s.pending_rank = rank;
+}
+
 // Lands a cp_async: writes its bytes and, with race checks, turns the
 // in-flight copy into an ordinary write by its thread at its site.
 void Land(int32_t me, const AsyncCopy& c) {
@@ -1125,7 +1131,7 @@ Block* PeerBlock(tmc_cpu_thread* t, int64_t rank, bool mask, int32_t site) {
     Park(State::Done, site);  // never resumes
   }
   Block& p = cl[static_cast<size_t>(rank)];
-  if (&p != g_block && std::all_of(p.fibers.begin(), p.fibers.end(), [](const Fiber& f) { return f.state == State::Done; })) {
+  if (&p != g_block && Exited(p)) {
     CpuFinding f{CpuFinding::Kind::ClusterPeerExited};
     f.site = site;
     f.write = mask;
@@ -1135,6 +1141,33 @@ Block* PeerBlock(tmc_cpu_thread* t, int64_t rank, bool mask, int32_t site) {
     return nullptr;
   }
   return &p;
+}
+
+// A multicast copy by thread `me` at `site` may land at once in `sh`, an
+// element of block `p`'s tile (element `offset` of buffer `buffer`): that
+// block's accesses to it must be ordered before the issue (its release of
+// the stage, through an mbarrier `me` waited on, or a cluster_sync).
+// Reports the first that is not (true).
+bool ReportUnorderedPeerAccess(const Fiber& me, const Block& p, const Shadow& sh, int32_t site, int32_t buffer,
+                               int64_t offset) {
+  auto r = static_cast<size_t>(p.rank);
+  auto unordered = [&](int32_t who, int32_t clock) { return who >= 0 && !me.peer.Covers(r, sh.epoch, who, clock); };
+  CpuFinding f{CpuFinding::Kind::ClusterCopyRace};
+  if (unordered(sh.writer, sh.writer_clock))
+    f.other_thread = sh.writer, f.other_site = sh.writer_site, f.other_write = true;
+  else if (unordered(sh.reader, sh.reader_clock))
+    f.other_thread = sh.reader, f.other_site = sh.reader_site;
+  else if (unordered(sh.reader2, sh.reader2_clock))
+    f.other_thread = sh.reader2, f.other_site = sh.reader2_site;
+  else
+    return false;
+  f.site = site;
+  f.thread = me.t.linear_tid;
+  f.buffer = buffer;
+  f.offset = offset;
+  std::copy(p.bid, p.bid + 3, f.other_block);
+  Record(f);
+  return true;
 }
 
 // The mbarrier at shared offset `key` of block `p` of the cluster (not
@@ -1520,12 +1553,9 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
   if (load) RequireMbarrierIndex(t, bar_buffer, bar_index, bar_extent, site);
   if (load && multicast == 0) {
     // No block receives the box: its bytes never reach a barrier.
-    CpuFinding f{CpuFinding::Kind::ClusterRankOutside};
+    CpuFinding f{CpuFinding::Kind::ClusterEmptyMask};
     f.site = site;
     f.thread = tid;
-    f.offset = -1;
-    f.extent = static_cast<int64_t>(b.cluster->size());
-    f.write = true;
     Record(f);
     b.aborted = true;
     Park(State::Done, site);  // never resumes
@@ -1584,11 +1614,7 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       // everything that touches it before the wait.
       if (b.check_races && here) {
         CheckRace(tid, shared, tile_buffer, tile_offset, GridAccess::Write, false, site);
-        Shadow& sh = b.shadow[reinterpret_cast<uintptr_t>(shared)];
-        sh.pending = tid;
-        sh.pending_site = site;
-        sh.pending_tma = true;
-        sh.pending_rank = -1;
+        MarkTmaPending(b.shadow[reinterpret_cast<uintptr_t>(shared)], tid, site, -1);
       }
       copy.dst.emplace_back(shared, tile_offset);
       continue;
@@ -1627,34 +1653,9 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       if (!p->check_races) continue;
       Shadow& sh = p->shadow[reinterpret_cast<uintptr_t>(addr)];
       // The copy may land there at once: that block's accesses to the
-      // element must be ordered before this issue (its release of the
-      // stage, through an mbarrier this thread waited on, or cluster_sync).
-      auto r = static_cast<size_t>(p->rank);
-      int32_t other = -1, other_site = -1;
-      bool other_write = false;
-      if (sh.writer >= 0 && !me.peer.Covers(r, sh.epoch, sh.writer, sh.writer_clock))
-        other = sh.writer, other_site = sh.writer_site, other_write = true;
-      else if (sh.reader >= 0 && !me.peer.Covers(r, sh.epoch, sh.reader, sh.reader_clock))
-        other = sh.reader, other_site = sh.reader_site;
-      else if (sh.reader2 >= 0 && !me.peer.Covers(r, sh.epoch, sh.reader2, sh.reader2_clock))
-        other = sh.reader2, other_site = sh.reader2_site;
-      if (!reported && other >= 0) {
-        CpuFinding f{CpuFinding::Kind::ClusterCopyRace};
-        f.site = site;
-        f.other_site = other_site;
-        f.thread = tid;
-        f.other_thread = other;
-        f.other_write = other_write;
-        f.buffer = tile_buffer;
-        f.offset = offset;
-        std::copy(p->bid, p->bid + 3, f.other_block);
-        Record(f);
-        reported = true;
-      }
-      sh.pending = tid;
-      sh.pending_site = site;
-      sh.pending_tma = true;
-      sh.pending_rank = b.rank;
+      // element must be ordered before this issue.
+      if (!reported) reported = ReportUnorderedPeerAccess(me, *p, sh, site, tile_buffer, offset);
+      MarkTmaPending(sh, tid, site, b.rank);
     }
     pm.inflight += count * elem_bytes;
     pm.copies.push_back(std::move(theirs));

@@ -36,9 +36,11 @@ struct CpuFinding {
     // tma_store_wait: the block's shared memory may go while it reads it.
     TmaStoreUnfinished,
     // Thread-block clusters:
-    // A block rank (`offset`; `write`: a bit of a multicast mask; -1: an
-    // empty mask) outside the cluster of `extent` blocks.
+    // A block rank (`offset`; `write`: a bit of a multicast mask) outside
+    // the cluster of `extent` blocks.
     ClusterRankOutside,
+    // A multicast tma_load whose mask names no block.
+    ClusterEmptyMask,
     // An arrival or multicast copy reaching block `other_block` of the
     // cluster after all its threads exited (its shared memory is gone).
     ClusterPeerExited,

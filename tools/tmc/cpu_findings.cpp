@@ -144,11 +144,10 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                              : fmt::format("byte {} of '{}'", f.address, buffer(f.buffer)),
                      f.bytes, f.thread, f.block[0], f.block[1], f.block[2]);
         break;
+      case runtime::CpuFinding::Kind::ClusterEmptyMask:
+        diags.Report(site(f.site), DiagKind::RunClusterEmptyMask, fn->name, f.thread, f.block[0], f.block[1], f.block[2]);
+        break;
       case runtime::CpuFinding::Kind::ClusterRankOutside:
-        if (f.offset < 0 && f.write) {
-          diags.Report(site(f.site), DiagKind::RunClusterEmptyMask, fn->name, f.thread, f.block[0], f.block[1], f.block[2]);
-          break;
-        }
         diags.Report(site(f.site), DiagKind::RunClusterRankOutside, f.write ? "a multicast tma_load" : "an mbarrier_arrive",
                      fn->name, f.thread, f.block[0], f.block[1], f.block[2], f.offset, Plural(f.extent, "block"));
         break;
