@@ -13,6 +13,7 @@ packages=(
   libzstd-dev                           # the static LLVM archives compress with zstd
   libjemalloc-dev                       # tmc's allocator (faster LLVM, above all on several threads)
   pkg-config binutils                   # the deployment tests: pkg-config files, ar for tmc lib
+  lld                                   # the linker: faster links, and tmc's hot code laid out together
   python3-numpy python3-pytest python3-torch  # the Python package (python/tmc) and its tests
 )
 missing=()
