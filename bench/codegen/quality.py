@@ -123,6 +123,7 @@ def statements(body):
     Statements end at ';' (mma.sync spans several lines; inline asm from
     nvcc puts `{ cvt.rn.f16.f32 %rs1, %f1;}` on one line)."""
     out = []
+    body = re.sub(r"//[^\n]*", "", body)  # comments (nvcc's and tmc's inline-asm markers)
     for piece in body.split(";"):
         s = piece.strip()
         while True:  # peel scope braces and labels off the front
@@ -141,6 +142,9 @@ def statements(body):
             out.append(("dir", " ".join(s.split())))
             continue
         m = re.match(r"(@!?%\w+\s+)?([\w.:]+)\s*(.*)", s, re.S)
+        if not m:  # not an instruction (a register declaration list of inline asm, say)
+            out.append(("dir", " ".join(s.split())))
+            continue
         out.append(("ins", bool(m.group(1)), m.group(2), " ".join(m.group(3).split())))
     return out
 
@@ -424,7 +428,7 @@ def measure_file(tmc, arch, path, tmp, rows, failures):
     if rel.startswith(".."):
         rel = path  # outside the repository: no extra variants, shown as given
     try:
-        meta = json.loads(run([tmc, path, "--emit=meta"], tmp)[0])
+        meta = json.loads(run([tmc, path, "--emit=meta", f"--arch={arch}"], tmp)[0])
     except (CompileError, json.JSONDecodeError) as e:
         failures.append(f"{rel}: --emit=meta: {e}")
         return

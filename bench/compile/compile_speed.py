@@ -58,11 +58,13 @@ def kernel_files():
     return files
 
 
-def per_kernel(tmc, arch, repeat, tmp):
+def per_kernel(tmc, arch, repeat, tmp, only):
     rows = []
     for path in kernel_files():
+        if only and os.path.relpath(path, ROOT) not in only:
+            continue
         cu = os.path.join(tmp, os.path.basename(path) + ".cu")
-        subprocess.run([tmc, path, "--emit=cuda", "-o", cu], check=True)
+        subprocess.run([tmc, path, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
         t = median_of([tmc, path, "--emit=ptx", f"--arch={arch}", "-o", os.path.join(tmp, "t.ptx")], repeat, 1)
         n = median_of([NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")], repeat, 1)
         rows.append((os.path.relpath(path, ROOT), t, n))
@@ -80,7 +82,7 @@ def space(tmc, arch, path, tmp, jobs):
     for i, c in enumerate(ok):
         cu = os.path.join(tmp, f"cand{i}.cu")
         defines = [a for p, v in c["params"].items() for a in ("-D", f"{p}={v}")]
-        subprocess.run([tmc, path, *defines, "--emit=cuda", "-o", cu], check=True)
+        subprocess.run([tmc, path, *defines, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
         sources.append(cu)
     start = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -95,12 +97,13 @@ def main():
     ap.add_argument("--arch", default="sm_90a")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--only", nargs="*", default=[], help="only these files (relative to the root), e.g. examples/matmul_simt.tm")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         print(f"compile speed, {args.arch}, {os.cpu_count()} cores, median of {args.repeat}\n")
         print("| file | tmc --emit=ptx CPU ms | nvcc -O3 -ptx CPU ms | tmc / nvcc |")
         print("|---|---|---|---|")
-        for name, t, n in per_kernel(args.tmc, args.arch, args.repeat, tmp):
+        for name, t, n in per_kernel(args.tmc, args.arch, args.repeat, tmp, args.only):
             print(f"| {name} | {t * 1e3:.0f} | {n * 1e3:.0f} | {t / n:.3f} |")
         version = median_of([args.tmc, "--version"], max(args.repeat, 10), 0)
         print(f"\nstart-up: tmc --version {version * 1e3:.1f} ms wall (median of {max(args.repeat, 10)})\n")

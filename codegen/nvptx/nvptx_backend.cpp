@@ -119,6 +119,60 @@ void AddClusterDirectives(const llvm::Module& m, std::string* ptx) {
   }
 }
 
+// tmc's -O2/-O3 pipeline, in opt's -passes syntax. tmc's LLVM IR is
+// simple (one kernel, its device functions, libdevice; no C++ idioms, no
+// indirect calls, no coroutines), so most of LLVM's -O3 pipeline has
+// nothing to do, yet its passes cost time on every kernel. This is the
+// part of it that changes tmc's PTX, checked kernel by kernel with
+// bench/codegen/quality.py (docs/benchmarks.md, compile speed): the same
+// registers and vector widths as -O3 or better on every example and stdlib
+// kernel, in about two thirds of -O3's time. TMC_LLVM_PIPELINE=default<O3> brings
+// LLVM's own back for comparison.
+constexpr const char* kTmcPipeline[] = {
+    // libdevice asks __nvvm_reflect about the target; special registers
+    // get their ranges.
+    "function(nvvm-reflect,nvvm-intr-range)",
+    "inferattrs",
+    // libdevice's functions are always-inline; tmc's device functions go
+    // through the inliner's cost model (a recursive one stays a call).
+    "always-inline",
+    "cgscc(inline)",
+    "function("
+    // Registers out of allocas, redundant index arithmetic folded, generic
+    // pointers back into their address spaces (32-bit shared addresses).
+    "sroa<modify-cfg>,early-cse<memssa>,infer-address-spaces,instcombine<no-verify-fixpoint>,simplifycfg,"
+    // Loop invariants out of the loops, loops rotated and counted, the
+    // constant-trip ones (a tile's elements) unrolled.
+    "reassociate,loop-mssa(licm<no-allowspeculation>,loop-rotate,licm<allowspeculation>),simplifycfg,"
+    "instcombine<no-verify-fixpoint>,loop(indvars,loop-deletion,loop-unroll-full),"
+    // The unrolled bodies cleaned up. EarlyCSE with MemorySSA instead of
+    // GVN: the same PTX here at a third of the time (GVN's load PRE and
+    // scalar PRE only lengthened live ranges).
+    "sroa,early-cse<memssa>,sccp,instcombine<no-verify-fixpoint>,correlated-propagation,adce,dse,"
+    "loop-mssa(licm<allowspeculation>),"
+    // Consecutive accesses into vector ones before SimplifyCFG sinks the
+    // last access of a full tile and of its guarded tail into a common
+    // block (which would leave the full tile one access short of a
+    // vector); alignment first, which the vectorizer needs.
+    "infer-alignment,load-store-vectorizer,simplifycfg<hoist-common-insts;sink-common-insts>,"
+    "instcombine<no-verify-fixpoint>,"
+    // Pairs of f16/bf16 operations, runtime-unrolled serial loops.
+    "slp-vectorizer,loop-unroll<O3>,sroa,instcombine<no-verify-fixpoint>,loop-mssa(licm<allowspeculation>),"
+    "simplifycfg),"
+    // Read-only pointer arguments of device functions (ld.global.nc).
+    "function-attrs",
+    "globaldce",
+};
+
+std::string TmcPipelineText() {
+  std::string text;
+  for (const char* part : kTmcPipeline) {
+    if (!text.empty()) text += ',';
+    text += part;
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string DefaultLibdevicePath() {
@@ -177,10 +231,11 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
     si->registerCallbacks(pic, &mam);
   }
   llvm::PassBuilder pb(tm.get(), llvm::PipelineTuningOptions(), std::nullopt, si ? &pic : nullptr);
-  // Merge consecutive accesses into vector ones before SimplifyCFG sinks
-  // the last access of a full tile and of its guarded tail into a common
-  // block (which leaves the full tile one access short of a vector). The
-  // back end runs the vectorizer again on what is left.
+  // In LLVM's pipelines (-O1, default<O3>), as in tmc's: merge consecutive
+  // accesses into vector ones before SimplifyCFG sinks the last access of a
+  // full tile and of its guarded tail into a common block (which leaves the
+  // full tile one access short of a vector). The back end runs the
+  // vectorizer again on what is left.
   pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
     fpm.addPass(llvm::LoadStoreVectorizerPass());
   });
@@ -193,17 +248,19 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
                                  : o.opt_level == 1 ? llvm::OptimizationLevel::O1
                                  : o.opt_level == 2 ? llvm::OptimizationLevel::O2
                                                     : llvm::OptimizationLevel::O3;
-  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
-                                                                     : pb.buildPerModuleDefaultPipeline(level);
-  // For experiments with pipelines of our own: TMC_LLVM_PIPELINE, in
-  // opt's -passes syntax, replaces the default one.
-  if (const char* text = std::getenv("TMC_LLVM_PIPELINE")) {
-    llvm::ModulePassManager custom;
-    if (llvm::Error e = pb.parsePassPipeline(custom, text)) {
-      *error = "TMC_LLVM_PIPELINE: " + llvm::toString(std::move(e));
+  // -O0 and -O1: LLVM's pipelines; -O2 and -O3: tmc's (kTmcPipeline). For
+  // experiments, TMC_LLVM_PIPELINE (opt's -passes syntax, default<O3> for
+  // LLVM's own) replaces it.
+  llvm::ModulePassManager mpm;
+  const char* custom = std::getenv("TMC_LLVM_PIPELINE");
+  std::string text = custom ? custom : level.getSpeedupLevel() >= 2 ? TmcPipelineText() : "";
+  if (!text.empty()) {
+    if (llvm::Error e = pb.parsePassPipeline(mpm, text)) {
+      *error = (custom ? "TMC_LLVM_PIPELINE: " : "tmc's pass pipeline: ") + llvm::toString(std::move(e));
       return false;
     }
-    mpm = std::move(custom);
+  } else {
+    mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level) : pb.buildPerModuleDefaultPipeline(level);
   }
   mpm.run(m, mam);
   if (level != llvm::OptimizationLevel::O0) {
