@@ -1,4 +1,4 @@
-// -O0..-O3 choose LLVM's pipeline (O3 by default); -lineinfo puts the .tm
+// -O0..-O1 choose LLVM's pipelines, -O2/-O3 tmc's (O3 by default); -lineinfo puts the .tm
 // lines in the PTX (.file/.loc, no DWARF sections, as nvcc -lineinfo);
 // -g adds full DWARF. Every variant assembles.
 // RUN: %tmc %s --emit=llvm -O0 | FileCheck %s --check-prefix=O0
