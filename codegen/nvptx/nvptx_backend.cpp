@@ -126,7 +126,7 @@ void AddClusterDirectives(const llvm::Module& m, std::string* ptx) {
 // part of it that changes tmc's PTX, checked kernel by kernel with
 // bench/codegen/quality.py (docs/benchmarks.md, compile speed): the same
 // registers and vector widths as -O3 or better on every example and stdlib
-// kernel, in about two thirds of -O3's time. TMC_LLVM_PIPELINE=default<O3> brings
+// kernel, in about half of -O3's time. TMC_LLVM_PIPELINE=default<O3> brings
 // LLVM's own back for comparison.
 constexpr const char* kTmcPipeline[] = {
     // libdevice asks __nvvm_reflect about the target; special registers
@@ -144,18 +144,19 @@ constexpr const char* kTmcPipeline[] = {
     // Loop invariants out of the loops, loops rotated and counted, the
     // constant-trip ones (a tile's elements) unrolled.
     "reassociate,loop-mssa(licm<no-allowspeculation>,loop-rotate,licm<allowspeculation>),simplifycfg,"
-    "instcombine<no-verify-fixpoint>,loop(indvars,loop-deletion,loop-unroll-full),"
+    "loop(indvars,loop-deletion,loop-unroll-full),"
     // The unrolled bodies cleaned up. EarlyCSE with MemorySSA instead of
-    // GVN: the same PTX here at a third of the time (GVN's load PRE and
-    // scalar PRE only lengthened live ranges).
-    "sroa,early-cse<memssa>,sccp,instcombine<no-verify-fixpoint>,correlated-propagation,adce,dse,"
-    "loop-mssa(licm<allowspeculation>),"
+    // GVN: the same PTX at a third of the time (GVN's partial-redundancy
+    // elimination only lengthened live ranges). No dead-store elimination:
+    // it found nothing in any kernel, at a quarter of the time on the
+    // large ones. InstCombine twice, not -O3's eight times: the three
+    // left out between these two changed nothing or cost a register.
+    "sroa,early-cse<memssa>,sccp,correlated-propagation,adce,loop-mssa(licm<allowspeculation>),"
     // Consecutive accesses into vector ones before SimplifyCFG sinks the
     // last access of a full tile and of its guarded tail into a common
     // block (which would leave the full tile one access short of a
     // vector); alignment first, which the vectorizer needs.
     "infer-alignment,load-store-vectorizer,simplifycfg<hoist-common-insts;sink-common-insts>,"
-    "instcombine<no-verify-fixpoint>,"
     // Pairs of f16/bf16 operations, runtime-unrolled serial loops.
     "slp-vectorizer,loop-unroll<O3>,sroa,instcombine<no-verify-fixpoint>,loop-mssa(licm<allowspeculation>),"
     "simplifycfg),"
