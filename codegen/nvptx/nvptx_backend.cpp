@@ -149,9 +149,11 @@ constexpr const char* kTmcPipeline[] = {
     // GVN: the same PTX at a third of the time (GVN's partial-redundancy
     // elimination only lengthened live ranges). No dead-store elimination:
     // it found nothing in any kernel, at a quarter of the time on the
-    // large ones. InstCombine twice, not -O3's eight times: the three
-    // left out between these two changed nothing or cost a register.
-    "sroa,early-cse<memssa>,sccp,correlated-propagation,adce,loop-mssa(licm<allowspeculation>),"
+    // large ones; nor SCCP or CorrelatedValuePropagation (a fifth of the
+    // time on the pipelined matmul, four instructions in one prologue).
+    // InstCombine twice, not -O3's eight times: the three left out
+    // between these two changed nothing or cost a register.
+    "sroa,early-cse<memssa>,adce,loop-mssa(licm<allowspeculation>),"
     // Consecutive accesses into vector ones before SimplifyCFG sinks the
     // last access of a full tile and of its guarded tail into a common
     // block (which would leave the full tile one access short of a
