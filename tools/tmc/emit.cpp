@@ -1,6 +1,10 @@
 // Each --emit kind stops the chain as early as it can.
 #include "tools/tmc/emit.h"
 
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -20,6 +24,23 @@
 namespace tmc::driver {
 
 namespace {
+
+// The tmc executable that compiles, by its size and modification time: the
+// version string alone let a rebuilt or upgraded tmc (new code generation,
+// same version) take the PTX its predecessor had cached.
+const std::string& ExecutableIdentity() {
+  static const std::string identity = [] {
+    std::error_code ec;
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (ec) return std::string("unknown");
+    uintmax_t size = std::filesystem::file_size(self, ec);
+    if (ec) return std::string("unknown");
+    auto time = std::filesystem::last_write_time(self, ec);
+    if (ec) return std::string("unknown");
+    return std::to_string(size) + " " + std::to_string(time.time_since_epoch().count());
+  }();
+  return identity;
+}
 
 // The module's IR after tmc's passes (null when they reported errors).
 std::unique_ptr<ir::Module> LowerModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
@@ -95,7 +116,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
   if (cacheable) {
     cache.emplace(tune::CompileCache::DefaultDir());
     cache_key = tune::CompileCache::Digest(
-        std::string("tmc ") + kTmcVersion + "\nemit " + o.emit + "\narch " + o.arch + "\nO" +
+        std::string("tmc ") + kTmcVersion + "\nexecutable " + ExecutableIdentity() + "\nemit " + o.emit + "\narch " + o.arch + "\nO" +
         std::to_string(o.opt_level) + "\nfp-contract " + (o.fp_contract ? "fast" : "off") + "\nlibdevice " +
         codegen::DefaultLibdevicePath() + "\nllvm-options " + (std::getenv("TMC_LLVM_OPTIONS") ? std::getenv("TMC_LLVM_OPTIONS") : "") +
         "\nllvm-pipeline " + (std::getenv("TMC_LLVM_PIPELINE") ? std::getenv("TMC_LLVM_PIPELINE") : "") + "\n" +
