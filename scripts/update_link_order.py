@@ -4,9 +4,9 @@ tmc's functions (--symbol-ordering-file).
 
 Why: tmc is one 45 MB static executable, and a compile runs about 7 MB of
 its code, spread over all of it. Each first touch of a 64 KB stretch of
-code is a page fault (about 15 us on the development VM), so a compile
+code is a page fault (about 13 us on the development VM), so a compile
 paid ~340 faults for code alone. With the functions a compile runs laid
-out first and together, it pays ~130 (docs/benchmarks.md, compile speed).
+out first and together, it pays ~140 (docs/benchmarks.md, compile speed).
 
 How: each command below runs under valgrind's callgrind, which records
 every function executed; the file lists them (mangled, as the linker

@@ -123,7 +123,6 @@ def statements(body):
     Statements end at ';' (mma.sync spans several lines; inline asm from
     nvcc puts `{ cvt.rn.f16.f32 %rs1, %f1;}` on one line)."""
     out = []
-    body = re.sub(r"//[^\n]*", "", body)  # comments (nvcc's and tmc's inline-asm markers)
     for piece in body.split(";"):
         s = piece.strip()
         while True:  # peel scope braces and labels off the front

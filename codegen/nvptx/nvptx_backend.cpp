@@ -119,19 +119,20 @@ void AddClusterDirectives(const llvm::Module& m, std::string* ptx) {
   }
 }
 
-// tmc's -O2/-O3 pipeline, in opt's -passes syntax. tmc's LLVM IR is
-// simple (one kernel, its device functions, libdevice; no C++ idioms, no
-// indirect calls, no coroutines), so most of LLVM's -O3 pipeline has
-// nothing to do, yet its passes cost time on every kernel. This is the
-// part of it that changes tmc's PTX, checked kernel by kernel with
-// bench/codegen/quality.py (docs/benchmarks.md, compile speed): the same
-// registers and vector widths as -O3 or better on every example and stdlib
-// kernel, in about half of -O3's time. TMC_LLVM_PIPELINE=default<O3> brings
-// LLVM's own back for comparison.
+// tmc's -O2/-O3 pipeline, in opt's -passes syntax, after the target's
+// pipeline-start passes (NVVMReflect with the target's SM, so that
+// libdevice takes the paths for it, and the ranges of special registers).
+// tmc's LLVM IR is simple (one kernel, its device functions, libdevice; no
+// C++ idioms, no indirect calls, no coroutines), so most of LLVM's -O3
+// pipeline has nothing to do, yet its passes cost time on every kernel.
+// This is the part of it that changes tmc's PTX, checked kernel by kernel
+// with bench/codegen/quality.py and compare.py (docs/benchmarks.md,
+// compile speed): the same registers and vector widths as -O3 or better
+// on every example and stdlib kernel but three k-loops 3% longer. LLVM's
+// optimization of the example matmuls takes 41-47% of -O3's instructions
+// (83% for the pipelined one, whose time is elsewhere).
+// TMC_LLVM_PIPELINE=default<O3> brings LLVM's own back for comparison.
 constexpr const char* kTmcPipeline[] = {
-    // libdevice asks __nvvm_reflect about the target; special registers
-    // get their ranges.
-    "function(nvvm-reflect,nvvm-intr-range)",
     "inferattrs",
     // libdevice's functions are always-inline; tmc's device functions go
     // through the inliner's cost model (a recursive one stays a call).
@@ -147,12 +148,12 @@ constexpr const char* kTmcPipeline[] = {
     "loop(indvars,loop-deletion,loop-unroll-full),"
     // The unrolled bodies cleaned up. EarlyCSE with MemorySSA instead of
     // GVN: the same PTX at a third of the time (GVN's partial-redundancy
-    // elimination only lengthened live ranges). No dead-store elimination:
-    // it found nothing in any kernel, at a quarter of the time on the
-    // large ones; nor SCCP or CorrelatedValuePropagation (a fifth of the
-    // time on the pipelined matmul, four instructions in one prologue).
-    // InstCombine twice, not -O3's eight times: the three left out
-    // between these two changed nothing or cost a register.
+    // elimination only lengthened live ranges). Left out because they
+    // changed no kernel's registers, loop or memory accesses: dead-store
+    // elimination (a quarter of the optimization time of std.matmul),
+    // SCCP and CorrelatedValuePropagation (a fifth of the pass time on the
+    // pipelined matmul; without them one prologue has four instructions
+    // more), and six of -O3's eight InstCombines.
     "sroa,early-cse<memssa>,adce,loop-mssa(licm<allowspeculation>),"
     // Consecutive accesses into vector ones before SimplifyCFG sinks the
     // last access of a full tile and of its guarded tail into a common
@@ -176,7 +177,33 @@ std::string TmcPipelineText() {
   return text;
 }
 
+// -O0 and -O1: LLVM's pipelines; -O2 and -O3: tmc's (kTmcPipeline). For
+// experiments, a non-empty TMC_LLVM_PIPELINE (opt's -passes syntax,
+// default<O3> for LLVM's own) replaces it.
+bool BuildPipeline(llvm::PassBuilder& pb, llvm::OptimizationLevel level, llvm::ModulePassManager* mpm,
+                   std::string* error) {
+  std::string custom = LlvmPipelineOverride();
+  if (!custom.empty()) {
+    if (llvm::Error e = pb.parsePassPipeline(*mpm, custom))
+      return *error = "TMC_LLVM_PIPELINE: " + llvm::toString(std::move(e)), false;
+    return true;
+  }
+  if (level.getSpeedupLevel() < 2) {
+    *mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level) : pb.buildPerModuleDefaultPipeline(level);
+    return true;
+  }
+  pb.invokePipelineStartEPCallbacks(*mpm, level);
+  if (llvm::Error e = pb.parsePassPipeline(*mpm, TmcPipelineText()))
+    return *error = "tmc's pass pipeline: " + llvm::toString(std::move(e)), false;
+  return true;
+}
+
 }  // namespace
+
+std::string LlvmPipelineOverride() {
+  const char* text = std::getenv("TMC_LLVM_PIPELINE");
+  return text ? text : "";
+}
 
 std::string DefaultLibdevicePath() {
   if (const char* env = std::getenv("TMC_LIBDEVICE")) return env;
@@ -251,20 +278,8 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
                                  : o.opt_level == 1 ? llvm::OptimizationLevel::O1
                                  : o.opt_level == 2 ? llvm::OptimizationLevel::O2
                                                     : llvm::OptimizationLevel::O3;
-  // -O0 and -O1: LLVM's pipelines; -O2 and -O3: tmc's (kTmcPipeline). For
-  // experiments, TMC_LLVM_PIPELINE (opt's -passes syntax, default<O3> for
-  // LLVM's own) replaces it.
   llvm::ModulePassManager mpm;
-  const char* custom = std::getenv("TMC_LLVM_PIPELINE");
-  std::string text = custom ? custom : level.getSpeedupLevel() >= 2 ? TmcPipelineText() : "";
-  if (!text.empty()) {
-    if (llvm::Error e = pb.parsePassPipeline(mpm, text)) {
-      *error = (custom ? "TMC_LLVM_PIPELINE: " : "tmc's pass pipeline: ") + llvm::toString(std::move(e));
-      return false;
-    }
-  } else {
-    mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level) : pb.buildPerModuleDefaultPipeline(level);
-  }
+  if (!BuildPipeline(pb, level, &mpm, error)) return false;
   mpm.run(m, mam);
   if (level != llvm::OptimizationLevel::O0) {
     // 40 registers of loop-invariant values: measured on the example

@@ -1,8 +1,8 @@
 // Each --emit kind stops the chain as early as it can.
 #include "tools/tmc/emit.h"
 
-#include <cstdint>
-#include <filesystem>
+#include <sys/stat.h>
+
 #include <string>
 
 #include <llvm/IR/LLVMContext.h>
@@ -25,19 +25,17 @@ namespace tmc::driver {
 
 namespace {
 
-// The tmc executable that compiles, by its size and modification time: the
-// version string alone let a rebuilt or upgraded tmc (new code generation,
-// same version) take the PTX its predecessor had cached.
+// The tmc executable that compiles (the running file, even if it has been
+// replaced since): its device, inode, size and modification time. The
+// version string alone let a rebuilt or upgraded tmc (new code
+// generation, same version) take the PTX its predecessor had cached. ""
+// when it cannot be read: then nothing is cached.
 const std::string& ExecutableIdentity() {
   static const std::string identity = [] {
-    std::error_code ec;
-    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec) return std::string("unknown");
-    uintmax_t size = std::filesystem::file_size(self, ec);
-    if (ec) return std::string("unknown");
-    auto time = std::filesystem::last_write_time(self, ec);
-    if (ec) return std::string("unknown");
-    return std::to_string(size) + " " + std::to_string(time.time_since_epoch().count());
+    struct stat st;
+    if (stat("/proc/self/exe", &st) != 0) return std::string();
+    return std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + " " + std::to_string(st.st_size) + " " +
+           std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
   }();
   return identity;
 }
@@ -110,7 +108,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
   // compile-time values) with everything code generation depends on.
   bool cacheable = o.cache.value_or(o.command == "run" || o.command == "tune") &&
                    (o.emit == "ptx" || o.emit == "cubin") && o.debug_info == DebugInfo::None && !o.ptxas_verbose &&
-                   o.stop_after.empty() && o.print_after.empty() && !o.print_after_all;
+                   o.stop_after.empty() && o.print_after.empty() && !o.print_after_all && !ExecutableIdentity().empty();
   std::string cache_key;
   std::optional<tune::CompileCache> cache;
   if (cacheable) {
@@ -119,7 +117,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
         std::string("tmc ") + kTmcVersion + "\nexecutable " + ExecutableIdentity() + "\nemit " + o.emit + "\narch " + o.arch + "\nO" +
         std::to_string(o.opt_level) + "\nfp-contract " + (o.fp_contract ? "fast" : "off") + "\nlibdevice " +
         codegen::DefaultLibdevicePath() + "\nllvm-options " + (std::getenv("TMC_LLVM_OPTIONS") ? std::getenv("TMC_LLVM_OPTIONS") : "") +
-        "\nllvm-pipeline " + (std::getenv("TMC_LLVM_PIPELINE") ? std::getenv("TMC_LLVM_PIPELINE") : "") + "\n" +
+        "\nllvm-pipeline " + codegen::LlvmPipelineOverride() + "\n" +
         ir::Print(*module));
     std::string cached;
     if (cache->Get(cache_key, &cached) == tune::CompileCache::Lookup::Hit) return cached;

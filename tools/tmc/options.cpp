@@ -190,7 +190,7 @@ const Flag kFlags[] = {
      [](Options* o, const std::string& v, std::string*) { return o->output = v, true; }},
     {"--arch", Form::Separate, "SM", kCompile | kRun | kTune | kLib,
      "target GPU: sm_80 (default), sm_86, sm_89, sm_90, sm_90a\n(tmc lib: a list, sm_80,sm_90a)", SetArch},
-    {"-O0", Form::Switch, nullptr, kCompile | kTune | kLib, "LLVM optimization level for llvm, ptx and cubin\n(-O0 to -O3; default -O3)",
+    {"-O0", Form::Switch, nullptr, kCompile | kTune | kLib, "optimization level for llvm, ptx and cubin (-O0 to -O3;\ndefault -O3): -O2 and -O3 run tmc's pass pipeline, -O0 and\n-O1 LLVM's",
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 0, true; }},
     {"-O1", Form::Switch, nullptr, kCompile | kTune | kLib, nullptr,
      [](Options* o, const std::string&, std::string*) { return o->opt_level = 1, true; }},
