@@ -132,12 +132,11 @@ void AddClusterDirectives(const llvm::Module& m, std::string* ptx) {
 // optimization of the example matmuls takes 41-47% of -O3's instructions
 // (83% for the pipelined one, whose time is elsewhere).
 // TMC_LLVM_PIPELINE=default<O3> brings LLVM's own back for comparison.
-constexpr const char* kTmcPipeline[] = {
-    "inferattrs",
+constexpr const char kTmcPipeline[] =
+    "inferattrs,"
     // libdevice's functions are always-inline; tmc's device functions go
     // through the inliner's cost model (a recursive one stays a call).
-    "always-inline",
-    "cgscc(inline)",
+    "always-inline,cgscc(inline),"
     "function("
     // Registers out of allocas, redundant index arithmetic folded, generic
     // pointers back into their address spaces (32-bit shared addresses).
@@ -164,18 +163,8 @@ constexpr const char* kTmcPipeline[] = {
     "slp-vectorizer,loop-unroll<O3>,sroa,instcombine<no-verify-fixpoint>,loop-mssa(licm<allowspeculation>),"
     "simplifycfg),"
     // Read-only pointer arguments of device functions (ld.global.nc).
-    "function-attrs",
-    "globaldce",
-};
-
-std::string TmcPipelineText() {
-  std::string text;
-  for (const char* part : kTmcPipeline) {
-    if (!text.empty()) text += ',';
-    text += part;
-  }
-  return text;
-}
+    "function-attrs,"
+    "globaldce";
 
 // -O0 and -O1: LLVM's pipelines; -O2 and -O3: tmc's (kTmcPipeline). For
 // experiments, a non-empty TMC_LLVM_PIPELINE (opt's -passes syntax,
@@ -193,7 +182,7 @@ bool BuildPipeline(llvm::PassBuilder& pb, llvm::OptimizationLevel level, llvm::M
     return true;
   }
   pb.invokePipelineStartEPCallbacks(*mpm, level);
-  if (llvm::Error e = pb.parsePassPipeline(*mpm, TmcPipelineText()))
+  if (llvm::Error e = pb.parsePassPipeline(*mpm, kTmcPipeline))
     return *error = "tmc's pass pipeline: " + llvm::toString(std::move(e)), false;
   return true;
 }
