@@ -783,9 +783,10 @@ void RunCluster(std::vector<Block>& cl) {
     // A thread waiting on an mbarrier waits forever: no one is left to
     // arrive (or to issue the copies it counts).
     if (std::any_of(cl.begin(), cl.end(), [](Block& b) { return ReportMbarrierDeadlock(b); })) break;
-    // Threads at a `sync` that others skipped (or a cluster_sync).
-    if (std::any_of(cl.begin(), cl.end(), [](Block& b) { return ReportBarrierDivergence(b); })) break;
-    break;  // everyone is done
+    // Else everyone is done, or threads wait at a `sync` that others
+    // skipped (or a cluster_sync): reported.
+    std::any_of(cl.begin(), cl.end(), [](Block& b) { return ReportBarrierDivergence(b); });
+    break;
   }
   for (Block& b : cl)
     if (b.profile) b.profile->EndBlock();
