@@ -2,6 +2,9 @@
 // task, so that a user's equivalent spelling is accepted.
 #include "support/mma_layouts.h"
 
+#include <string>
+#include <unordered_map>
+
 namespace tmc {
 namespace {
 
@@ -89,10 +92,24 @@ std::optional<std::vector<FragmentPiece>> Split(const TaskMapping& m, const std:
   return out;
 }
 
+// Split enumerates every task of every worker, and the checker and the
+// lowering ask for the same few splits again and again (each operand of
+// each mma and ldmatrix): a fragment tile of 128 registers per lane costs
+// thousands of small vectors per question. The answers are memoized per
+// thread, keyed by the spellings of the mapping and of the layouts.
+std::optional<std::vector<FragmentPiece>> MemoizedSplit(const TaskMapping& m, const std::vector<TaskMapping>& layouts) {
+  thread_local std::unordered_map<std::string, std::optional<std::vector<FragmentPiece>>> memo;
+  std::string key = m.ToString();
+  for (const TaskMapping& l : layouts) key += " | " + l.ToString();
+  if (auto it = memo.find(key); it != memo.end()) return it->second;
+  if (memo.size() >= 256) memo.clear();  // a bound for long-lived processes
+  return memo[key] = Split(m, layouts);
+}
+
 }  // namespace
 
 std::optional<std::vector<FragmentPiece>> SplitIntoFragments(const TaskMapping& m, const TaskMapping& layout) {
-  return Split(m, {layout});
+  return MemoizedSplit(m, {layout});
 }
 
 TaskMapping LdMatrixLayout(bool trans) {
@@ -101,7 +118,7 @@ TaskMapping LdMatrixLayout(bool trans) {
 }
 
 std::optional<std::vector<FragmentPiece>> SplitIntoLdMatrices(const TaskMapping& m) {
-  return Split(m, {LdMatrixLayout(false), LdMatrixLayout(true)});
+  return MemoizedSplit(m, {LdMatrixLayout(false), LdMatrixLayout(true)});
 }
 
 std::optional<std::vector<FragmentPiece>> PiecesInRegion(const std::vector<FragmentPiece>& pieces, int64_t piece_rows,

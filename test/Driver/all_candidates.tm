@@ -17,7 +17,6 @@
 // RUN: rm -rf %t6 && %tmc %s --all-candidates --kernel tile -D S=1 --emit=cubin -j 3 -o %t6 2>&1 | FileCheck %s --check-prefix=CUBIN
 // RUN: test -s %t6/tile.T32.S1.cubin && test -s %t6/tile.T64.S1.cubin && test -s %t6/tile.T128.S1.cubin
 // RUN: not %tmc %s --all-candidates 2>&1 | FileCheck %s --check-prefix=NODIR
-// RUN: not %tmc %s --kernel tile 2>&1 | FileCheck %s --check-prefix=NOALL
 // RUN: not %tmc %s --all-candidates --kernel nope -o %t4 2>&1 | FileCheck %s --check-prefix=NOKERNEL
 
 kernel tile<T: int in [32, 64, 128], S: int in [1, 1024, 65536]>(X: f32[N], Y: f32[N])
@@ -57,5 +56,4 @@ kernel copy(X: f32[N], Y: f32[N]) grid(cdiv(N, 128)) block(128) {
 // LISTALONE: error: -D T=V1,V2,... lists values to try: it needs --all-candidates
 // CUBIN: tmc: 3 candidates: 3 compiled, 0 excluded by 'where', 0 failed ({{.*}} on 3 threads)
 // NODIR: error: --all-candidates writes one file per candidate: name a directory with -o
-// NOALL: error: '--kernel' compiles one kernel's candidates: it needs --all-candidates
 // NOKERNEL: error: '{{.*}}all_candidates.tm' has no kernel named 'nope'

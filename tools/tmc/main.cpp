@@ -237,6 +237,17 @@ int RealMain(int argc, char** argv) {
           for (const Options::GraphKernel& k : o.graph_kernels)
             only.insert(only.end(), k.alternatives.begin(), k.alternatives.end());
           if (!o.op.empty()) only = {o.kernel};
+          // --kernel NAME: that kernel of a module alone.
+          if (o.op.empty() && o.graph.empty() && !o.kernel.empty()) {
+            if (!m->kernels.count(o.kernel)) {
+              std::string names;
+              for (const auto& [name, k] : m->kernels) names += (names.empty() ? "'" : ", '") + name + "'";
+              std::fprintf(stderr, "tmc: error: '%s' has no kernel named '%s'%s\n", o.inputs.front().c_str(),
+                           o.kernel.c_str(), names.empty() ? "" : (" (it has " + names + ")").c_str());
+              return 1;
+            }
+            only = {o.kernel};
+          }
           output += EmitModule(*m, o, diags, only);
           // --graph --emit=meta: the kernels' metadata and the launch plan.
           if (!o.graph.empty() && o.emit == "meta") output = MetadataWithPlan(output, o.graph_plan);

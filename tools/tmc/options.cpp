@@ -244,7 +244,7 @@ const Flag kFlags[] = {
     {"--split-input-file", Form::Switch, nullptr, kCompile, "treat each '// -----' separated chunk as its own file",
      [](Options* o, const std::string&, std::string*) { return o->split_input_file = true, true; }},
     {"--kernel", Form::Separate, "NAME", kCompile | kRun | kTune | kLib,
-     "tmc run: the kernel to run (default: the file's only\nkernel); --all-candidates: the kernel whose space to\ncompile (default: every kernel with parameters)",
+     "compile only the kernel NAME of the file; tmc run: the\nkernel to run (default: the file's only kernel);\n--all-candidates: the kernel whose space to compile\n(default: every kernel with parameters)",
      [](Options* o, const std::string& v, std::string*) { return o->kernel = v, o->lib_kernels.push_back(v), true; }},
     {"--graph", Form::Separate, "NAME", kCompile | kRun | kTune | kLib,
      "compile the graph NAME into its fused kernels (tmc run:\ncheck each against its part of the graph;\ndocs/fusion.md)",
@@ -619,7 +619,6 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
                 "--all-candidates or --op",
                 command);
   if (command == kCompile && !o->all_candidates) {
-    if (!o->kernel.empty()) return Fail("'--kernel' compiles one kernel's candidates: it needs --all-candidates", command);
     if (o->jobs) return Fail("'-j' sets the threads of --all-candidates: it needs --all-candidates", command);
   }
   if (!o->profile.empty()) {
