@@ -6,8 +6,11 @@
    `tmc FILE --emit=ptx` against `nvcc -O3 -ptx` on the CUDA C that
    `tmc --emit=cuda` writes for the same kernels (that file is written
    beforehand and not timed). Median of --repeat runs each.
-2. Start-up: `tmc --version`, wall time.
-3. A whole candidate space: `tmc FILE --all-candidates` (one process, all
+2. With --per-kernel, each kernel of those files alone: `tmc FILE --kernel
+   K --emit=ptx` against nvcc on `tmc FILE --kernel K --emit=cuda` (a
+   module's kernels one at a time, as a user compiling one of them would).
+3. Start-up: `tmc --version`, wall time.
+4. A whole candidate space: `tmc FILE --all-candidates` (one process, all
    cores) against one `nvcc -ptx` per candidate, as many at a time as there
    are cores; candidates per second of wall time.
 
@@ -71,6 +74,26 @@ def per_kernel(tmc, arch, repeat, tmp, only):
     return rows
 
 
+def kernels_of(tmc, arch, path):
+    meta = subprocess.run([tmc, path, "--emit=meta", f"--arch={arch}"], check=True, capture_output=True, text=True)
+    return [k["name"] for k in json.loads(meta.stdout)["kernels"]]
+
+
+def each_kernel(tmc, arch, repeat, tmp, only):
+    rows = []
+    for path in kernel_files():
+        if only and os.path.relpath(path, ROOT) not in only:
+            continue
+        for name in kernels_of(tmc, arch, path):
+            cu = os.path.join(tmp, name + ".cu")
+            one = [path, "--kernel", name, f"--arch={arch}"]
+            subprocess.run([tmc, *one, "--emit=cuda", "-o", cu], check=True)
+            t = median_of([tmc, *one, "--emit=ptx", "-o", os.path.join(tmp, "t.ptx")], repeat, 1)
+            n = median_of([NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")], repeat, 1)
+            rows.append((f"{os.path.relpath(path, ROOT)} {name}", t, n))
+    return rows
+
+
 def space(tmc, arch, path, tmp, jobs):
     out = os.path.join(tmp, "space")
     wall, cpu = timed([tmc, path, "--all-candidates", f"--arch={arch}", "-o", out, "-j", str(jobs)])
@@ -98,6 +121,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--only", nargs="*", default=[], help="only these files (relative to the root), e.g. examples/matmul_simt.tm")
+    ap.add_argument("--per-kernel", action="store_true", help="also each kernel of each file alone (--kernel K)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         print(f"compile speed, {args.arch}, {os.cpu_count()} cores, median of {args.repeat}\n")
@@ -105,6 +129,16 @@ def main():
         print("|---|---|---|---|")
         for name, t, n in per_kernel(args.tmc, args.arch, args.repeat, tmp, args.only):
             print(f"| {name} | {t * 1e3:.0f} | {n * 1e3:.0f} | {t / n:.3f} |")
+        if args.per_kernel:
+            rows = each_kernel(args.tmc, args.arch, args.repeat, tmp, args.only)
+            print("\n| kernel | tmc --kernel K --emit=ptx CPU ms | nvcc -O3 -ptx CPU ms | tmc / nvcc |")
+            print("|---|---|---|---|")
+            for name, t, n in rows:
+                print(f"| {name} | {t * 1e3:.0f} | {n * 1e3:.0f} | {t / n:.3f} |")
+            ratios = sorted(t / n for _, t, n in rows)
+            over = [name for name, t, n in rows if t / n > 0.05]
+            print(f"\n{len(rows)} kernels: median {statistics.median(ratios):.3f}, largest {ratios[-1]:.3f}; "
+                  f"{len(over)} over 0.05{': ' + ', '.join(over) if over else ''}")
         version = median_of([args.tmc, "--version"], max(args.repeat, 10), 0)
         print(f"\nstart-up: tmc --version {version * 1e3:.1f} ms wall (median of {max(args.repeat, 10)})\n")
         print("| candidate space | candidates | tmc --all-candidates | per second | nvcc, one process each | per second | speed-up |")

@@ -218,7 +218,11 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
                "the toolkit at /usr/local/cuda, or set TMC_LIBDEVICE to the file";
       return false;
     }
-    auto lib = llvm::parseBitcodeFile((*buffer)->getMemBufferRef(), m.getContext());
+    // Lazily: the linker materializes only the functions the kernels call
+    // (and theirs), where parsing all of libdevice's ~350 functions cost
+    // 40 ms, as much as compiling a small kernel (docs/benchmarks.md).
+    // The buffer outlives the link, which reads function bodies from it.
+    auto lib = llvm::getLazyBitcodeModule((*buffer)->getMemBufferRef(), m.getContext());
     if (!lib) {
       *error = "cannot parse libdevice: " + llvm::toString(lib.takeError());
       return false;
