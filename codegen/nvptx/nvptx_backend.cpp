@@ -3,6 +3,7 @@
 // ptxas accepts.
 #include "codegen/nvptx/nvptx_backend.h"
 
+#include "codegen/nvptx/lsr_gate.h"
 #include "codegen/nvptx/rematerialize_in_loops.h"
 
 #include <fmt/format.h>
@@ -291,11 +292,16 @@ bool EmitPtx(llvm::Module& m, const NvptxOptions& o, std::string* ptx, std::stri
     llvm::raw_string_ostream os(*ptx);
     llvm::buffer_ostream bos(os);  // flushed into *ptx when it goes
     llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, bos, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    llvm::LLVMContext& context = m.getContext();
+    llvm::OptPassGate& previous = context.getOptPassGate();
+    LsrGate gate(previous);
+    if (!AddPtxEmissionPasses(*tm, pm, bos, gate)) {
       *error = "the NVPTX target cannot emit assembly";
       return false;
     }
+    context.setOptPassGate(gate);
     pm.run(m);
+    context.setOptPassGate(previous);
   }
   AddClusterDirectives(m, ptx);
   return true;

@@ -1,0 +1,92 @@
+// lsr-gate: see lsr_gate.h. The pass gate is the only handle LLVM's legacy
+// code generation pipeline offers on one pass for one function: LSR asks
+// it before each loop, and a pass inserted just before LSR tells it which
+// function that loop belongs to.
+#include "codegen/nvptx/lsr_gate.h"
+
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/CodeGen/MachineModuleInfo.h>
+#include <llvm/CodeGen/Passes.h>
+#include <llvm/CodeGen/TargetPassConfig.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Pass.h>
+#include <llvm/Transforms/Scalar.h>
+#include <llvm/Transforms/Utils.h>
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+
+namespace tmc::codegen {
+
+bool LsrGate::shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) {
+  if (skip_lsr_ && pass == "Loop Strength Reduction") return false;
+  return !previous_.isEnabled() || previous_.shouldRunPass(pass, ir);
+}
+
+namespace {
+
+// The most values any loop carries from one iteration to the next
+// (the phis of its header).
+unsigned MaxLoopCarriedValues(llvm::LoopInfo& loops) {
+  unsigned most = 0;
+  for (const llvm::Loop* loop : loops.getLoopsInPreorder()) {
+    auto phis = loop->getHeader()->phis();
+    most = std::max(most, static_cast<unsigned>(std::distance(phis.begin(), phis.end())));
+  }
+  return most;
+}
+
+class ChooseLsr : public llvm::FunctionPass {
+ public:
+  static char ID;
+  explicit ChooseLsr(LsrGate& gate) : llvm::FunctionPass(ID), gate_(gate) {}
+  llvm::StringRef getPassName() const override { return "tmc: choose whether LSR runs"; }
+  void getAnalysisUsage(llvm::AnalysisUsage& au) const override {
+    au.addRequired<llvm::LoopInfoWrapperPass>();
+    au.setPreservesAll();
+  }
+  bool runOnFunction(llvm::Function&) override {
+    llvm::LoopInfo& loops = getAnalysis<llvm::LoopInfoWrapperPass>().getLoopInfo();
+    gate_.SkipLsr(MaxLoopCarriedValues(loops) > kLsrMaxLoopCarriedValues);
+    return false;
+  }
+
+ private:
+  LsrGate& gate_;
+};
+
+char ChooseLsr::ID = 0;
+
+// The identity of a legacy pass, for TargetPassConfig::insertPass (LLVM
+// does not export LSR's or its predecessor's ID).
+llvm::AnalysisID IdOf(llvm::Pass* pass) {
+  std::unique_ptr<llvm::Pass> owned(pass);
+  return owned->getPassID();
+}
+
+}  // namespace
+
+bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm, llvm::raw_pwrite_stream& out,
+                          LsrGate& gate) {
+  // LLVMTargetMachine::addPassesToEmitFile (LLVM 19), with the chooser
+  // inserted after the pass that precedes LSR (canonicalize-freeze-in-loops),
+  // so that it runs on each function right before LSR does.
+  auto& target = static_cast<llvm::LLVMTargetMachine&>(tm);
+  auto* mmi = new llvm::MachineModuleInfoWrapperPass(&target);
+  llvm::TargetPassConfig* config = target.createPassConfig(pm);
+  config->setDisableVerify(true);  // as addPassesToEmitFile's default
+  config->insertPass(IdOf(llvm::createCanonicalizeFreezeInLoopsPass()),
+                     llvm::IdentifyingPassPtr(new ChooseLsr(gate)));
+  pm.add(config);
+  pm.add(mmi);
+  if (config->addISelPasses()) return false;
+  config->addMachinePasses();
+  config->setInitialized();
+  if (target.addAsmPrinter(pm, out, nullptr, llvm::CodeGenFileType::AssemblyFile, mmi->getMMI().getContext()))
+    return false;
+  pm.add(llvm::createFreeMachineFunctionPass());
+  return true;
+}
+
+}  // namespace tmc::codegen

@@ -1,0 +1,47 @@
+// lsr-gate: the NVPTX back end's loop strength reduction, left out of
+// functions whose loops already carry a large accumulator.
+#pragma once
+
+#include <llvm/IR/OptBisect.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+namespace tmc::codegen {
+
+/// Loop strength reduction (LSR), which LLVM's code generation runs on
+/// every loop, turns the addresses a loop computes from its counter into
+/// induction variables of their own: fewer instructions per iteration, one
+/// more register live around the loop per address stream. In a loop that
+/// already carries a large accumulator (a tensor-core tile: 128 values per
+/// thread) registers are what limits the kernel, and LSR's search over
+/// hundreds of address uses is also a tenth of the compile: there it is
+/// left out. Measured on every example and stdlib kernel (docs/codegen.md):
+/// the loops carrying 129 values (the 128x128 tensor-core matmuls and
+/// conv2d_tc) take 3-20 registers fewer and 7-14% fewer instructions per
+/// k-step without LSR; every kernel whose loops carry at most 85 values
+/// (attention, wgmma, the small kernels) is better with it.
+constexpr unsigned kLsrMaxLoopCarriedValues = 96;
+
+/// A pass gate (LLVMContext::setOptPassGate) that answers "no" to LSR
+/// while the function being compiled has a loop over the bound; other
+/// passes go to the gate it replaces (-opt-bisect-limit keeps working).
+class LsrGate : public llvm::OptPassGate {
+ public:
+  explicit LsrGate(llvm::OptPassGate& previous) : previous_(previous) {}
+  bool isEnabled() const override { return true; }
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) override;
+  void SkipLsr(bool skip) { skip_lsr_ = skip; }
+
+ private:
+  llvm::OptPassGate& previous_;
+  bool skip_lsr_ = false;
+};
+
+/// What TargetMachine::addPassesToEmitFile adds for PTX, plus a pass that
+/// runs on each function just before LSR and tells `gate` whether LSR may
+/// run on it. Returns false if the target cannot emit assembly.
+bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm, llvm::raw_pwrite_stream& out,
+                          LsrGate& gate);
+
+}  // namespace tmc::codegen
