@@ -184,7 +184,9 @@ ID : [a-zA-Z_] [a-zA-Z_0-9]* ;
 
 LINE_COMMENT : '//' ~[\n]* -> skip ;
 BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
-UNTERMINATED_COMMENT : '/*' .*? EOF ;
+// A '/*' that no '*/' closes: its text up to the end of the file holds no
+// '*/' (so that a closed comment is never taken for a longer unterminated one).
+UNTERMINATED_COMMENT : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* EOF ;
 WS : [ \t\r\n\f]+ -> skip ;
 
 // Anything else is one bad character; the frontend reports it and the parser

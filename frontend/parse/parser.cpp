@@ -1,4 +1,4 @@
-// Drives ANTLR: validates UTF-8, lexes, screens tokens (bad characters,
+// Drives ANTLR: validates UTF-8, lexes (token_source.h), screens tokens (bad characters,
 // unterminated comments, nesting depth), parses with our error listener, and
 // hands the tree to the AST builder.
 #include "frontend/parse/parser.h"
@@ -9,6 +9,7 @@
 
 #include "frontend/parse/ast_builder.h"
 #include "frontend/parse/syntax_errors.h"
+#include "frontend/parse/token_source.h"
 #include "support/utf8.h"
 
 namespace tmc {
@@ -61,8 +62,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
   TokenLocator locate{sm, file_id, cp_map};
 
   antlr4::ANTLRInputStream input(text.data(), text.size());
-  TmLexer lexer(&input);
-  lexer.removeErrorListeners();
+  TmTokenSource lexer(&input);
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
 

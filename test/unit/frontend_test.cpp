@@ -1,8 +1,14 @@
 // Parsing and checking through the public frontend interface.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
 #include "frontend/ast/ast_printer.h"
 #include "frontend/compilation.h"
+#include "frontend/parse/lexer_check.h"
 #include "test/unit/checked_text.h"
 
 namespace tmc {
@@ -47,3 +53,51 @@ TEST(Frontend, StdlibImports) {
 
 }  // namespace
 }  // namespace tmc
+
+// tmc's hand-written lexer against ANTLR's generated one (the reference):
+// the same tokens for every .tm file of the repository, for adversarial
+// numbers, operators and comments, and for random text.
+TEST(Lexer, AgreesWithTheGeneratedLexer) {
+  namespace fs = std::filesystem;
+  size_t files = 0;
+  for (const char* folder : {"examples", "stdlib", "test", "bench"}) {
+    for (const fs::directory_entry& e : fs::recursive_directory_iterator(fs::path(TMC_SOURCE_DIR) / folder)) {
+      if (!e.is_regular_file() || e.path().extension() != ".tm") continue;
+      std::ifstream f(e.path());
+      std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      if (auto diff = tmc::CompareWithGeneratedLexer(text)) ADD_FAILURE() << e.path() << ": " << *diff;
+      ++files;
+    }
+  }
+  EXPECT_GT(files, 100u);
+  const char* cases[] = {
+      "", " ", "\n\n x", "1", "1.", "1.5", "1.5.3", ".5", "1e5", "1e", "1e+", "1e+5", "1E-7f16", "1.5e", "1.5e3x",
+      "1.5ex", "1.5e+3", "1e5x", "1ex", "1_000", "1__", "1_e5", "0x", "0x1F", "0xg", "0x1g", "0x1fz", "0x1e5",
+      "0X_1", "0x1_f_u8", "0b", "0b101", "0b2", "0b1021", "0b1_0u8", "10u32", "2f", "1.0f16", "1.0bf16", "07",
+      "a1 _b __ i8 i80 int integer f16x bf16 bf1", "kernel kernels op ops in int", "<<= >>= << >> <= >= < >",
+      "-> - -= = == ! != & && &= | || |= ^ ^= ~ ? : ; , . ( ) [ ] { } + += * *= % %=", "a/b a/=b a//c\nd",
+      "/* c */ x", "/* unterminated", "/*/", "/**/", "/***/ y", "/* a */ b /* c", "// end", "//", "/", "x/*",
+      "\t\r\f\v x", "caf\xc3\xa9 = 1;", "\x01 \x7f", "a\r\nb\n\nc", "@ # $ ` \\ \"", "f(x)[i].y",
+  };
+  for (const char* text : cases)
+    if (auto diff = tmc::CompareWithGeneratedLexer(text)) ADD_FAILURE() << "'" << text << "': " << *diff;
+  // Random text over the characters where the rules meet.
+  const std::string alphabet = "0123456789abefxXbBEu_.+-*/=<>!&|^~?:;,()[]{} \n\t\xc3\xa9";
+  std::mt19937 rng(7);
+  for (int i = 0; i < 3000; ++i) {
+    std::string text;
+    size_t n = rng() % 24;
+    for (size_t j = 0; j < n; ++j) {
+      size_t k = rng() % alphabet.size();
+      if (static_cast<unsigned char>(alphabet[k]) >= 0x80) {
+        text += "\xc3\xa9";  // one two-byte code point, never half of one
+      } else {
+        text += alphabet[k];
+      }
+    }
+    if (auto diff = tmc::CompareWithGeneratedLexer(text)) {
+      ADD_FAILURE() << "'" << text << "': " << *diff;
+      break;
+    }
+  }
+}
