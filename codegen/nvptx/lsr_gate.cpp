@@ -5,11 +5,13 @@
 #include "codegen/nvptx/lsr_gate.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/CodeGen/MachineFunctionPass.h>
 #include <llvm/CodeGen/MachineModuleInfo.h>
 #include <llvm/CodeGen/Passes.h>
 #include <llvm/CodeGen/TargetPassConfig.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Pass.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Transforms/Scalar.h>
 #include <llvm/Transforms/Utils.h>
 
@@ -71,20 +73,34 @@ bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm
                           LsrGate& gate) {
   // LLVMTargetMachine::addPassesToEmitFile (LLVM 19), with the chooser
   // inserted after the pass that precedes LSR (canonicalize-freeze-in-loops),
-  // so that it runs on each function right before LSR does.
+  // so that it runs on each function right before LSR does. (The chooser
+  // splits the loop pass manager in two: canonicalize-freeze-in-loops now
+  // runs on all loops of a function before LSR runs on any; neither looks
+  // at other loops, and the PTX of every kernel is as before.)
   auto& target = static_cast<llvm::LLVMTargetMachine&>(tm);
   auto* mmi = new llvm::MachineModuleInfoWrapperPass(&target);
   llvm::TargetPassConfig* config = target.createPassConfig(pm);
   config->setDisableVerify(true);  // as addPassesToEmitFile's default
-  config->insertPass(IdOf(llvm::createCanonicalizeFreezeInLoopsPass()),
-                     llvm::IdentifyingPassPtr(new ChooseLsr(gate)));
+  // Only where LSR runs at all (the pass manager owns an inserted pass only
+  // once it is added).
+  const auto& options = llvm::cl::getRegisteredOptions();
+  auto disable_lsr = options.find("disable-lsr");
+  bool lsr_runs = tm.getOptLevel() != llvm::CodeGenOptLevel::None &&
+                  (disable_lsr == options.end() || !static_cast<llvm::cl::opt<bool>*>(disable_lsr->second)->getValue());
+  if (lsr_runs)
+    config->insertPass(IdOf(llvm::createCanonicalizeFreezeInLoopsPass()),
+                       llvm::IdentifyingPassPtr(new ChooseLsr(gate)));
   pm.add(config);
   pm.add(mmi);
   if (config->addISelPasses()) return false;
   config->addMachinePasses();
   config->setInitialized();
-  if (target.addAsmPrinter(pm, out, nullptr, llvm::CodeGenFileType::AssemblyFile, mmi->getMMI().getContext()))
-    return false;
+  if (llvm::TargetPassConfig::willCompleteCodeGenPipeline()) {
+    if (target.addAsmPrinter(pm, out, nullptr, llvm::CodeGenFileType::AssemblyFile, mmi->getMMI().getContext()))
+      return false;
+  } else {
+    pm.add(llvm::createPrintMIRPass(out));  // -stop-after/-stop-before in TMC_LLVM_OPTIONS
+  }
   pm.add(llvm::createFreeMachineFunctionPass());
   return true;
 }

@@ -15,8 +15,8 @@ namespace tmc::codegen {
 /// more register live around the loop per address stream. In a loop that
 /// already carries a large accumulator (a tensor-core tile: 128 values per
 /// thread) registers are what limits the kernel, and LSR's search over
-/// hundreds of address uses is also a tenth of the compile: there it is
-/// left out. Measured on every example and stdlib kernel (docs/codegen.md):
+/// hundreds of address uses is also 6-9% of the compile: there it is left
+/// out. Measured on every example and stdlib kernel (docs/codegen.md):
 /// the loops carrying 129 values (the 128x128 tensor-core matmuls and
 /// conv2d_tc) take 3-20 registers fewer and 7-14% fewer instructions per
 /// k-step without LSR; every kernel whose loops carry at most 85 values

@@ -9,6 +9,9 @@
 #include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/Linker/Linker.h>
@@ -230,8 +233,29 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
     }
     (*lib)->setTargetTriple(kTriple);
     (*lib)->setDataLayout(m.getDataLayout());
-    if (llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::Flags::LinkOnlyNeeded)) {
-      *error = "cannot link libdevice";
+    // A function body that cannot be read shows only now, as the linker
+    // materializes it, and the linker reports it through the context; LLVM's
+    // default handler would print it and exit the process (every thread of
+    // --all-candidates with it). Recorded here instead.
+    struct Recorder : llvm::DiagnosticHandler {
+      std::string first;
+      bool handleDiagnostics(const llvm::DiagnosticInfo& di) override {
+        if (di.getSeverity() == llvm::DS_Error && first.empty()) {
+          llvm::raw_string_ostream os(first);
+          llvm::DiagnosticPrinterRawOStream printer(os);
+          di.print(printer);
+        }
+        return true;
+      }
+    };
+    llvm::LLVMContext& context = m.getContext();
+    std::unique_ptr<llvm::DiagnosticHandler> previous = context.getDiagnosticHandler();
+    context.setDiagnosticHandler(std::make_unique<Recorder>());
+    bool failed = llvm::Linker::linkModules(m, std::move(*lib), llvm::Linker::Flags::LinkOnlyNeeded);
+    std::string why = static_cast<const Recorder*>(context.getDiagHandlerPtr())->first;
+    context.setDiagnosticHandler(std::move(previous));
+    if (failed) {
+      *error = "cannot link libdevice '" + o.libdevice + "'" + (why.empty() ? "" : ": " + why);
       return false;
     }
   }

@@ -3,11 +3,7 @@
 // of two matches of the same length the rule listed first in the grammar.
 #include "frontend/parse/token_source.h"
 
-#include "frontend/parse/lexer_check.h"
-
 #include <TmLexer.h>
-
-#include <fmt/format.h>
 
 #include <array>
 #include <string_view>
@@ -189,7 +185,8 @@ std::unique_ptr<antlr4::Token> TmTokenSource::nextToken() {
         Advance(end + 2);
         continue;
       }
-      return token(TmLexer::UNTERMINATED_COMMENT, size_);  // UNTERMINATED_COMMENT : '/*' .*? EOF
+      // UNTERMINATED_COMMENT : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* EOF (no '*/')
+      return token(TmLexer::UNTERMINATED_COMMENT, size_);
     }
     if (IsIdStart(c)) {  // keywords, then ID : [a-zA-Z_] [a-zA-Z_0-9]*
       size_t end = pos_ + 1;
@@ -206,26 +203,6 @@ std::unique_ptr<antlr4::Token> TmTokenSource::nextToken() {
     }
     if (size_t end = OperatorEnd(pos_, &type); end != kNone) return token(type, end);
     return token(TmLexer::ERROR_CHAR, pos_ + 1);  // ERROR_CHAR : .
-  }
-}
-
-std::optional<std::string> CompareWithGeneratedLexer(std::string_view text) {
-  antlr4::ANTLRInputStream a(text.data(), text.size()), b(text.data(), text.size());
-  TmLexer generated(&a);
-  generated.removeErrorListeners();
-  TmTokenSource fast(&b);
-  for (size_t i = 0;; ++i) {
-    std::unique_ptr<antlr4::Token> x = generated.nextToken(), y = fast.nextToken();
-    auto describe = [](const antlr4::Token& t) {
-      return fmt::format("type {} [{}, {}] line {} column {} '{}'", static_cast<long long>(t.getType()),
-                         static_cast<long long>(t.getStartIndex()), static_cast<long long>(t.getStopIndex()),
-                         t.getLine(), t.getCharPositionInLine(), t.getText());
-    };
-    if (x->getType() != y->getType() || x->getStartIndex() != y->getStartIndex() ||
-        x->getStopIndex() != y->getStopIndex() || x->getLine() != y->getLine() ||
-        x->getCharPositionInLine() != y->getCharPositionInLine() || x->getText() != y->getText())
-      return fmt::format("token {}: generated lexer {}, tmc's {}", i, describe(*x), describe(*y));
-    if (x->getType() == antlr4::Token::EOF) return std::nullopt;
   }
 }
 

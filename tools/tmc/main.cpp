@@ -225,6 +225,16 @@ int RealMain(int argc, char** argv) {
     if ((o.emit == "graph" || o.emit == "dot") && !diags.HasErrors())
       for (const sema::CheckedModule* m : modules)
         if (m && m->ok) output += PrintGraphs(*m, o);
+    // --kernel NAME: that kernel of the file alone (options.cpp allows it
+    // only for the outputs of the lowering).
+    if (o.op.empty() && o.graph.empty() && !o.kernel.empty())
+      for (const sema::CheckedModule* m : modules)
+        if (m && m->ok && !m->kernels.count(o.kernel)) {
+          std::string names;
+          for (const auto& [name, k] : m->kernels) names += (names.empty() ? "it has " : ", ") + name;
+          diags.Report(SourceRange{}, DiagKind::UnknownKernel, o.kernel, o.kernel, path,
+                       names.empty() ? "it has no kernels" : names);
+        }
     bool lower = !o.parse_only && o.emit != "graph" && o.emit != "dot" &&
                  (o.emit != "ast" || !o.print_after.empty() || o.print_after_all);
     if (lower && o.op.empty() && o.graph.empty() && o.emit != "check" && o.emit != "ast")
@@ -237,17 +247,7 @@ int RealMain(int argc, char** argv) {
           for (const Options::GraphKernel& k : o.graph_kernels)
             only.insert(only.end(), k.alternatives.begin(), k.alternatives.end());
           if (!o.op.empty()) only = {o.kernel};
-          // --kernel NAME: that kernel of a module alone.
-          if (o.op.empty() && o.graph.empty() && !o.kernel.empty()) {
-            if (!m->kernels.count(o.kernel)) {
-              std::string names;
-              for (const auto& [name, k] : m->kernels) names += (names.empty() ? "'" : ", '") + name + "'";
-              std::fprintf(stderr, "tmc: error: '%s' has no kernel named '%s'%s\n", o.inputs.front().c_str(),
-                           o.kernel.c_str(), names.empty() ? "" : (" (it has " + names + ")").c_str());
-              return 1;
-            }
-            only = {o.kernel};
-          }
+          if (o.op.empty() && o.graph.empty() && !o.kernel.empty()) only = {o.kernel};
           output += EmitModule(*m, o, diags, only);
           // --graph --emit=meta: the kernels' metadata and the launch plan.
           if (!o.graph.empty() && o.emit == "meta") output = MetadataWithPlan(output, o.graph_plan);

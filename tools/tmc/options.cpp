@@ -618,6 +618,16 @@ bool ParseOptions(int argc, char** argv, Options* o, bool* exit_now) {
     return Fail("--shape chooses tuned parameters for a compile of a file's or a graph's kernels: not with "
                 "--all-candidates or --op",
                 command);
+  if (command == kCompile && !o->kernel.empty() && o->op.empty() && o->graph.empty()) {
+    if (o->lib_kernels.size() > 1) return Fail("a compile takes one '--kernel' (or none: every kernel)", command);
+    if (!o->all_candidates && (o->emit == "ast" || o->emit == "graph" || o->emit == "dot" || o->parse_only ||
+                               o->split_input_file))
+      return Fail(std::string("'--kernel' keeps one kernel in the compiled output: not with ") +
+                      (o->split_input_file ? "--split-input-file"
+                       : o->parse_only     ? "--parse-only"
+                                           : "--emit=" + o->emit),
+                  command);
+  }
   if (command == kCompile && !o->all_candidates) {
     if (o->jobs) return Fail("'-j' sets the threads of --all-candidates: it needs --all-candidates", command);
   }
