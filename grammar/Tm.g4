@@ -128,9 +128,10 @@ primary
   : INT_LIT                              # intLit
   | FLOAT_LIT                            # floatLit
   | (TRUE | FALSE)                       # boolLit
-  | ID LPAREN exprList? RPAREN           # callPrimary
+  // A name, or a call: one alternative, so that the parser decides on the
+  // next token alone ('('), without ANTLR's adaptive prediction.
+  | ID (LPAREN exprList? RPAREN)?        # nameOrCallPrimary
   | scalarType LPAREN expr RPAREN        # castPrimary
-  | ID                                   # namePrimary
   | LPAREN expr RPAREN                   # parenPrimary
   ;
 

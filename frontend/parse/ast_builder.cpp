@@ -410,7 +410,12 @@ class Builder {
       n->value = e->TRUE() != nullptr;
       return n;
     }
-    if (auto* e = dynamic_cast<P::CallPrimaryContext*>(c)) {
+    if (auto* e = dynamic_cast<P::NameOrCallPrimaryContext*>(c)) {
+      if (!e->LPAREN()) {
+        auto* n = New<NameExpr>(c);
+        n->name = e->ID()->getText();
+        return n;
+      }
       auto* n = New<CallExpr>(c);
       n->callee = Id(e->ID());
       n->args = Exprs(e->exprList());
@@ -420,11 +425,6 @@ class Builder {
       auto* n = New<CastExpr>(c);
       n->to = *ParseScalar(e->scalarType()->getText());
       n->operand = Expr(e->expr());
-      return n;
-    }
-    if (auto* e = dynamic_cast<P::NamePrimaryContext*>(c)) {
-      auto* n = New<NameExpr>(c);
-      n->name = e->ID()->getText();
       return n;
     }
     // Parentheses close a reduction's body (see ReductionWithSignedBody).
