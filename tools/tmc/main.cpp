@@ -246,8 +246,8 @@ int RealMain(int argc, char** argv) {
           std::vector<std::string> only;
           for (const Options::GraphKernel& k : o.graph_kernels)
             only.insert(only.end(), k.alternatives.begin(), k.alternatives.end());
-          if (!o.op.empty()) only = {o.kernel};
-          if (o.op.empty() && o.graph.empty() && !o.kernel.empty()) only = {o.kernel};
+          // One kernel: --kernel's, or the one --op generated.
+          if (!o.kernel.empty() && o.graph.empty()) only = {o.kernel};
           output += EmitModule(*m, o, diags, only);
           // --graph --emit=meta: the kernels' metadata and the launch plan.
           if (!o.graph.empty() && o.emit == "meta") output = MetadataWithPlan(output, o.graph_plan);
