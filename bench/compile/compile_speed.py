@@ -48,12 +48,13 @@ def median_of(cmd, repeat, pick):
     return statistics.median(timed(cmd)[pick] for _ in range(repeat))
 
 
-def kernel_files():
-    """The examples and the standard library's modules that have kernels."""
+def kernel_files(only):
+    """The examples and the standard library's modules that have kernels
+    (those named in `only`, relative to the root, when it is not empty)."""
     files = []
     for folder in ["examples", "stdlib"]:
         for name in sorted(os.listdir(os.path.join(ROOT, folder))):
-            if name.endswith(".tm"):
+            if name.endswith(".tm") and (not only or os.path.join(folder, name) in only):
                 path = os.path.join(ROOT, folder, name)
                 with open(path) as f:
                     if "\nkernel " in "\n" + f.read():
@@ -61,16 +62,20 @@ def kernel_files():
     return files
 
 
-def per_kernel(tmc, arch, repeat, tmp, only):
+def tmc_and_nvcc(tmc, args, arch, repeat, tmp, cu):
+    """CPU seconds of `tmc ARGS --emit=ptx` and of nvcc on the CUDA C that
+    `tmc ARGS --emit=cuda` writes to `cu` (written first, not timed)."""
+    subprocess.run([tmc, *args, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
+    t = median_of([tmc, *args, "--emit=ptx", f"--arch={arch}", "-o", os.path.join(tmp, "t.ptx")], repeat, 1)
+    n = median_of([NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")], repeat, 1)
+    return t, n
+
+
+def per_file(tmc, arch, repeat, tmp, only):
     rows = []
-    for path in kernel_files():
-        if only and os.path.relpath(path, ROOT) not in only:
-            continue
+    for path in kernel_files(only):
         cu = os.path.join(tmp, os.path.basename(path) + ".cu")
-        subprocess.run([tmc, path, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
-        t = median_of([tmc, path, "--emit=ptx", f"--arch={arch}", "-o", os.path.join(tmp, "t.ptx")], repeat, 1)
-        n = median_of([NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")], repeat, 1)
-        rows.append((os.path.relpath(path, ROOT), t, n))
+        rows.append((os.path.relpath(path, ROOT), *tmc_and_nvcc(tmc, [path], arch, repeat, tmp, cu)))
     return rows
 
 
@@ -81,15 +86,10 @@ def kernels_of(tmc, arch, path):
 
 def each_kernel(tmc, arch, repeat, tmp, only):
     rows = []
-    for path in kernel_files():
-        if only and os.path.relpath(path, ROOT) not in only:
-            continue
+    for path in kernel_files(only):
         for name in kernels_of(tmc, arch, path):
             cu = os.path.join(tmp, name + ".cu")
-            one = [path, "--kernel", name, f"--arch={arch}"]
-            subprocess.run([tmc, *one, "--emit=cuda", "-o", cu], check=True)
-            t = median_of([tmc, *one, "--emit=ptx", "-o", os.path.join(tmp, "t.ptx")], repeat, 1)
-            n = median_of([NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")], repeat, 1)
+            t, n = tmc_and_nvcc(tmc, [path, "--kernel", name], arch, repeat, tmp, cu)
             rows.append((f"{os.path.relpath(path, ROOT)} {name}", t, n))
     return rows
 
@@ -127,7 +127,7 @@ def main():
         print(f"compile speed, {args.arch}, {os.cpu_count()} cores, median of {args.repeat}\n")
         print("| file | tmc --emit=ptx CPU ms | nvcc -O3 -ptx CPU ms | tmc / nvcc |")
         print("|---|---|---|---|")
-        for name, t, n in per_kernel(args.tmc, args.arch, args.repeat, tmp, args.only):
+        for name, t, n in per_file(args.tmc, args.arch, args.repeat, tmp, args.only):
             print(f"| {name} | {t * 1e3:.0f} | {n * 1e3:.0f} | {t / n:.3f} |")
         if args.per_kernel:
             rows = each_kernel(args.tmc, args.arch, args.repeat, tmp, args.only)
