@@ -22,6 +22,9 @@
 
 #include "codegen/cpu/cpu_abi.h"
 #include "codegen/nvptx/nvptx_backend.h"
+#include "codegen/nvptx/predicated_stores.h"
+#include "ir/predicable.h"
+#include "ir/register_words.h"
 #include "ir/divisibility.h"
 #include "ir/mutator.h"
 #include "ir/transforms/flatten_buffers.h"
@@ -216,6 +219,7 @@ class Emitter {
     vars_.clear();
     buffers_.clear();
     register_words_ = 0;
+    predicate_guards_ = !o_.host && CountPredicableGuards(fn.body) >= kPredicatedGuardsFrom;
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", f_);
     b_.SetInsertPoint(entry_);
     if (dib_ && fn.loc.IsValid()) {
@@ -322,16 +326,11 @@ class Emitter {
         if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
         llvm::Value* addr = Address(*st->buffer, st->indices, /*is_write=*/true, &st->source, st->loc);
         llvm::StoreInst* store = b_.CreateStore(v, addr);
-        // A vector store needs its values in aligned consecutive registers.
-        // For a kernel whose register tensors are large, placing them so
-        // costs ptxas registers (measured: 129 -> 159 (v4) or 165 (v2) in
-        // the 128x128 SIMT matmul's epilogue, 64 accumulators, one block
-        // per SM fewer); small ones cost nothing (mma fragments, 16
-        // accumulators). So stores of register tensors stay scalar when the
-        // kernel's register tensors hold 64 words or more.
+        // Stores of register values stay scalar in kernels with large
+        // register tensors (ir/register_words.h).
         auto* from = st->value->as<Load>();
         bool from_registers = from && from->buffer->scope == MemScope::Register;
-        bool keep_scalar = from_registers && register_words_ >= 64;
+        bool keep_scalar = from_registers && register_words_ >= kScalarRegisterStoresFrom;
         if (!o_.host && !keep_scalar) store->setAlignment(std::max(access_align_, store->getAlign()));
         return;
       }
@@ -344,12 +343,40 @@ class Emitter {
           buffers_[&buf] = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), shared_, static_cast<uint64_t>(buf.shared_offset), buf.name);
         } else {
           buffers_[&buf] = EntryAlloca(llvm::ArrayType::get(MemTy(buf.elem), static_cast<uint64_t>(n)), buf.name);
-          register_words_ += (n * std::max<int64_t>(ScalarBytes(buf.elem), 1) + 3) / 4;
+          register_words_ += RegisterWords(s);
         }
         return;
       }
       case StmtKind::IfStmt: {
         auto* i = s->as<IfStmt>();
+        if (predicate_guards_ && !i->else_body && PredicableStores(i->then_body)) {
+          // The conjuncts on runtime bounds become the predicate; the others
+          // (`i == r` between fragment rows) stay a branch, which LLVM
+          // folds away when they are constants.
+          std::vector<Expr> conjuncts;
+          Conjuncts(i->cond, &conjuncts);
+          llvm::Value *bounds = nullptr, *fixed = nullptr;
+          for (const Expr& e : conjuncts) {
+            llvm::Value* v = Value(e);
+            llvm::Value*& to = DependsOnArgument(v) ? bounds : fixed;
+            to = to ? b_.CreateAnd(to, v) : v;
+          }
+          if (bounds) {
+            llvm::BasicBlock* merge = nullptr;
+            if (fixed) {
+              auto* then_bb = llvm::BasicBlock::Create(ctx_, "then", f_);
+              merge = llvm::BasicBlock::Create(ctx_, "endif", f_);
+              b_.CreateCondBr(fixed, then_bb, merge);
+              b_.SetInsertPoint(then_bb);
+            }
+            PredicatedStores(bounds, i->then_body);
+            if (merge) {
+              b_.CreateBr(merge);
+              b_.SetInsertPoint(merge);
+            }
+            return;
+          }
+        }
         llvm::Value* c = Value(i->cond);
         auto* then_bb = llvm::BasicBlock::Create(ctx_, "then", f_);
         auto* else_bb = i->else_body ? llvm::BasicBlock::Create(ctx_, "else", f_) : nullptr;
@@ -456,6 +483,40 @@ class Emitter {
     }
   }
 
+  // The operands of the && chain e (e itself if it is none).
+  static void Conjuncts(const Expr& e, std::vector<Expr>* out) {
+    if (auto* b = e->as<Binary>(); b && b->op == BinaryOp::And) {
+      Conjuncts(b->lhs, out);
+      Conjuncts(b->rhs, out);
+    } else {
+      out->push_back(e);
+    }
+  }
+
+  // The body of `if (c)` (PredicableStores): lets and the stores' values
+  // and addresses computed unconditionally, each store predicated on c (a
+  // register store as a select).
+  void PredicatedStores(llvm::Value* c, const ir::Stmt& s) {
+    if (auto* q = s->as<Seq>()) {
+      for (const ir::Stmt& t : q->stmts) PredicatedStores(c, t);
+      return;
+    }
+    predicate_ = c;  // for the reads of shared memory in what follows
+    if (auto* l = s->as<LetStmt>()) {
+      vars_[l->var.get()] = Value(l->value);
+    } else {
+      auto* st = s->as<Store>();
+      llvm::Value* v = Value(st->value);
+      if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
+      llvm::Value* addr = Address(*st->buffer, st->indices, /*is_write=*/true, &st->source, st->loc);
+      if (st->buffer->scope == MemScope::Register)
+        b_.CreateStore(b_.CreateSelect(c, v, b_.CreateLoad(v->getType(), addr)), addr);
+      else
+        EmitPredicatedStore(b_, c, v, addr);
+    }
+    predicate_ = nullptr;
+  }
+
   // On the host, every loop iteration counts down the thread's `poll`;
   // at zero the executor checks the block's deadline, so that a loop that
   // never ends is reported at its location (tmc run --timeout).
@@ -553,9 +614,13 @@ class Emitter {
       // the checker finds), which lets LLVM fold the index into the address.
       // The offset's constant part is a second step: the accesses of an
       // unrolled tile then share one base address and differ by constants,
-      // which is what LLVM's load/store vectorizer recognizes.
+      // which is what LLVM's load/store vectorizer recognizes. For stores
+      // (a tile written from registers, row by row) also through the row
+      // index times the row length; loads keep the products whole, as the
+      // main loops' address arithmetic measured best (peeling them too cost
+      // the pipelined matmul 18 registers, docs/benchmarks.md).
       access_align_ = KnownAlignment(buf, i);
-      auto [rest, constant] = PeelConstant(i, 8);
+      auto [rest, constant] = PeelConstant(i, 8, /*through_products=*/is_write);
       addr = b_.CreateInBoundsGEP(MemTy(buf.elem), base, rest);
       if (constant != 0)
         addr = b_.CreateInBoundsGEP(MemTy(buf.elem), addr, llvm::ConstantInt::get(rest->getType(), constant, true));
@@ -575,19 +640,41 @@ class Emitter {
   }
 
   // An integer value as (rest, c) with value == rest + c, c the constants
-  // summed through its additions (as emitted: lets are additions too).
-  std::pair<llvm::Value*, int64_t> PeelConstant(llvm::Value* v, int depth) {
+  // summed through its additions and subtractions (as emitted: lets are
+  // additions too), and with `through_products` scaled through its
+  // multiplications by constants (a row index times the row length).
+  std::pair<llvm::Value*, int64_t> PeelConstant(llvm::Value* v, int depth, bool through_products) {
     if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return {llvm::ConstantInt::get(v->getType(), 0), c->getSExtValue()};
-    auto* add = llvm::dyn_cast<llvm::BinaryOperator>(v);
-    if (depth == 0 || !add || add->getOpcode() != llvm::Instruction::Add) return {v, 0};
-    auto [a, ca] = PeelConstant(add->getOperand(0), depth - 1);
-    auto [b, cb] = PeelConstant(add->getOperand(1), depth - 1);
-    if (ca == 0 && cb == 0) return {v, 0};
-    llvm::Value* rest = llvm::isa<llvm::ConstantInt>(a) && llvm::cast<llvm::ConstantInt>(a)->isZero() ? b
-                        : llvm::isa<llvm::ConstantInt>(b) && llvm::cast<llvm::ConstantInt>(b)->isZero()
-                            ? a
-                            : b_.CreateAdd(a, b, "", false, add->hasNoSignedWrap());
-    return {rest, ca + cb};
+    auto* op = llvm::dyn_cast<llvm::BinaryOperator>(v);
+    if (depth == 0 || !op) return {v, 0};
+    auto is_zero = [](llvm::Value* x) { return llvm::isa<llvm::ConstantInt>(x) && llvm::cast<llvm::ConstantInt>(x)->isZero(); };
+    switch (op->getOpcode()) {
+      case llvm::Instruction::Add:
+      case llvm::Instruction::Sub: {
+        bool add = op->getOpcode() == llvm::Instruction::Add;
+        auto [a, ca] = PeelConstant(op->getOperand(0), depth - 1, through_products);
+        auto [b, cb] = PeelConstant(op->getOperand(1), depth - 1, through_products);
+        if (ca == 0 && cb == 0) return {v, 0};
+        llvm::Value* rest = is_zero(b) ? a
+                            : add && is_zero(a)
+                                ? b
+                                : (add ? b_.CreateAdd(a, b, "", false, op->hasNoSignedWrap())
+                                       : b_.CreateSub(a, b, "", false, op->hasNoSignedWrap()));
+        return {rest, add ? ca + cb : ca - cb};
+      }
+      case llvm::Instruction::Mul: {
+        if (!through_products) return {v, 0};
+        auto* k = llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1));
+        llvm::Value* x = op->getOperand(0);
+        if (!k) k = llvm::dyn_cast<llvm::ConstantInt>(x), x = op->getOperand(1);
+        if (!k) return {v, 0};
+        auto [r, c] = PeelConstant(x, depth - 1, through_products);
+        if (c == 0) return {v, 0};
+        llvm::Value* rest = is_zero(r) ? r : b_.CreateMul(r, k, "", false, op->hasNoSignedWrap());
+        return {rest, c * k->getSExtValue()};
+      }
+      default: return {v, 0};
+    }
   }
 
   // The alignment of an access at element offset `i`, from the offset's
@@ -641,6 +728,10 @@ class Emitter {
       }
       case ExprKind::Load: {
         auto* l = e->as<Load>();
+        if (predicate_ && l->buffer->scope == MemScope::Shared) {
+          llvm::Value* v = EmitPredicatedLoad(b_, predicate_, MemTy(l->buffer->elem), Address(*l->buffer, l->indices, false, &l->source, l->loc));
+          return l->buffer->elem == ScalarKind::Bool ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
+        }
         llvm::LoadInst* v = b_.CreateLoad(MemTy(l->buffer->elem), Address(*l->buffer, l->indices, false, &l->source, l->loc));
         if (!o_.host) v->setAlignment(std::max(access_align_, v->getAlign()));
         return l->buffer->elem == ScalarKind::Bool ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
@@ -1609,6 +1700,8 @@ class Emitter {
   bool atomic_access_ = false;  // Address() is called for an atomic's target
   bool in_index_ = false;       // emitting an element offset (IndexValue)
   int64_t register_words_ = 0;  // 32-bit words of the function's register tensors so far
+  bool predicate_guards_ = false;     // the function's guarded stores become predicated ones
+  llvm::Value* predicate_ = nullptr;  // set while emitting a predicated body: shared reads take it
   llvm::Align access_align_{1};  // of the address FlatAddress returned last
   std::unique_ptr<llvm::DIBuilder> dib_;
   llvm::DISubprogram* sp_ = nullptr;

@@ -1,10 +1,19 @@
 // Why the condition at the last iteration suffices: x is an increasing
-// function of the counter k (sums of it and invariants, multiplied by
-// positive constants), so x(k) <= x(last) < bound for every k.
+// function of every counter of the nest (sums of them and invariants,
+// multiplied by positive constants), so x(k) <= x(last, ..., last) < bound
+// for every iteration k of the nest.
 //
-// Before:  for r0 in [0, 4) unroll { let g = base + w * 4 + r0; if (g < N) { Y[g] = X[g] } }
-// After:   if (base + w * 4 + 3 < N) { for r0 in [0, 4) unroll { let g = ...; Y[g] = X[g] } }
-//          else { <the loop as before> }
+// Before:  for r0 in [0, 4) unroll { for r1 in [0, 2) unroll {
+//            let g = base + r0 * 8 + w * 2 + r1; if (g < N) { Y[g] = X[g] } } }
+// After:   if (base + 3 * 8 + w * 2 + 1 < N) { <the nest without the guard> }
+//          else { <the nest as before> }
+//
+// Why the whole nest and not each innermost loop: one version per nest is
+// one branch per tile in the common case, and the guarded copy stays one
+// straight line once unrolled (its guards become predicated stores,
+// codegen/nvptx/predicated_stores.h). A version per innermost loop made a
+// 128-element tensor-core epilogue 64 pairs of blocks, which was a third
+// of its compile (docs/benchmarks.md).
 #include "ir/transforms/split_tails.h"
 
 #include <map>
@@ -12,29 +21,72 @@
 #include <set>
 
 #include "ir/mutator.h"
+#include "ir/predicable.h"
+#include "ir/register_words.h"
 #include "ir/transforms/unroll.h"
 
 namespace tmc::ir {
 namespace {
 
+// A loop of the nest: unrolled, constant bounds, positive constant step.
+struct Counter {
+  int64_t first, last, step, trips;
+};
+
+std::optional<Counter> NestLoop(const For* f) {
+  auto b = AsConstInt(f->begin), e = AsConstInt(f->end), st = AsConstInt(f->step);
+  if (!f->unroll || !b || !e || !st || *st <= 0 || *e <= *b) return std::nullopt;
+  int64_t trips = (*e - *b + *st - 1) / *st;
+  return Counter{*b, *b + (trips - 1) * *st, *st, trips};
+}
+
+// Statements once the nest loops inside s are unrolled (the unit of
+// kMaxUnrolledStatements).
+int64_t UnrolledSize(const Stmt& s) {
+  if (auto* q = s->as<Seq>()) {
+    int64_t n = 0;
+    for (const Stmt& t : q->stmts) n += UnrolledSize(t);
+    return n;
+  }
+  if (auto* f = s->as<For>())
+    if (auto c = NestLoop(f)) return c->trips * UnrolledSize(f->body);
+  return CountStatements(s);
+}
+
 class Split : public Mutator {
  protected:
+  // Register tensors allocated so far, as the code generator counts them
+  // when it decides whether stores of register values stay scalar.
+  Stmt Visit(const Alloc* a, const Stmt& self) override {
+    register_words_ += RegisterWords(self);
+    return Mutator::Visit(a, self);
+  }
+
   Stmt Visit(const For* f, const Stmt& self) override {
-    Stmt body = Mutate(f->body);
-    Stmt loop = body == f->body ? self : For::Make(f->var, f->begin, f->end, f->step, f->unroll, body);
-    auto b = AsConstInt(f->begin), e = AsConstInt(f->end), st = AsConstInt(f->step);
-    if (!f->unroll || !b || !e || st != 1 || *e - *b < 2) return loop;
-    // A loop too large to unroll stays one loop: no fast copy of it.
-    if (*e - *b > kMaxUnrolledStatements || (*e - *b) * CountStatements(body) > kMaxUnrolledStatements) return loop;
-    auto* seq = body->as<Seq>();
-    std::vector<Stmt> stmts = seq ? seq->stmts : std::vector<Stmt>{body};
-    std::map<const Var*, Expr> lets;  // filled by Unguard, in order
-    std::set<const Var*> assigned;    // mutable variables: never invariant
-    for (const Stmt& s : stmts)
-      if (auto* l = s->as<LetStmt>(); l && (l->var->is_mutable || !l->value)) assigned.insert(l->var.get());
-    counter_ = f->var.get();
-    lets_ = &lets;
-    assigned_ = &assigned;
+    if (Stmt split = SplitNest(f, self)) return split;
+    // The loops inside may split on their own, with f's counter a constant
+    // once f is unrolled.
+    auto unrolled = NestLoop(f);
+    int64_t trips = enclosing_trips_;
+    if (unrolled) enclosing_.insert(f->var.get()), enclosing_trips_ *= unrolled->trips;
+    Stmt out = Mutator::Visit(f, self);
+    if (unrolled) enclosing_.erase(f->var.get()), enclosing_trips_ = trips;
+    return out;
+  }
+
+ private:
+  Stmt SplitNest(const For* f, const Stmt& self) {
+    auto root = NestLoop(f);
+    if (!root) return nullptr;
+    // A loop too large to unroll stays a loop: no fast copy of it (the
+    // loops inside it may still have one).
+    int64_t size = UnrolledSize(self);
+    if (size > kMaxUnrolledStatements || size < 2) return nullptr;
+    counters_.clear();
+    lets_.clear();
+    stored_.clear();
+    branches_ = false;
+    CollectCounters(self);
     struct Stores : Visitor {
       std::set<const Buffer*>* out;
       void Visit(const Store* s) override {
@@ -42,113 +94,192 @@ class Split : public Mutator {
         Visitor::Visit(s);
       }
     } stores;
-    stored_.clear();
     stores.out = &stored_;
-    static_cast<Visitor&>(stores).Walk(body);
-    // Every top-level `if` whose condition holds on every iteration once it
-    // holds at the first or last one is a guard, and so is such an `if`
-    // directly inside a guard (`if (gi < M) { if (gj < N) ... }`); the fast
-    // copy drops them all.
+    static_cast<Visitor&>(stores).Walk(self);
+    // Every `if` at the top level of a loop body of the nest whose
+    // condition holds on every iteration once it holds at the nest's first
+    // or last one is a guard, and so is such an `if` directly inside a
+    // guard (`if (gi < M) { if (gj < N) ... }`); the fast copy drops them.
     Expr fast_cond;
-    std::vector<Stmt> unguarded = Unguard(stmts, *b, *e - 1, &fast_cond, lets);
-    if (!fast_cond) return loop;
+    Stmt fast = Unguard(self, &fast_cond);
+    if (!fast_cond) return nullptr;
     // Accesses to consecutive global elements merge into 8- or 16-byte ones
     // only if the row start is aligned, which a symbolic row length hides:
     // take the fast copy only when the row lengths are multiples of the
     // vector width (the code generators tell LLVM and nvcc so).
     bool contiguous = false;
-    if (Expr aligned = AlignmentCondition(body, *e - *b, &contiguous))
+    if (Expr aligned = AlignmentCondition(self, &contiguous))
       fast_cond = Binary::Make(BinaryOp::And, fast_cond, aligned);
-    // Without a vector access to gain, a second copy of the loop only adds
+    // Without a vector access to gain, a second copy of the nest only adds
     // code and live values (measured: +40 registers in a 128x128 SIMT
-    // matmul's staging): split only a trailing guard, whose fast copy
-    // replaces a branch per element by one per tile.
-    auto* last = stmts.back()->as<IfStmt>();
-    if (!contiguous && !(last && !last->else_body && OnlyLetsBefore(stmts))) return loop;
-    Stmt fast = For::Make(f->var, f->begin, f->end, f->step, true, Seq::Make(std::move(unguarded)));
-    const_cast<StmtNode*>(fast.get())->loc = f->loc;  // a fresh node
-    return IfStmt::Make(fast_cond, fast, loop);
+    // matmul's staging), and compile time: split only trailing guards,
+    // whose fast copy replaces a branch (or a predicate) per element by one
+    // per tile. Guards around stores alone become predicated stores
+    // (ir/predicable.h), as ptxas would make of the branches: there the
+    // fast copy saves only a comparison per element, and only small nests
+    // are worth a second copy (a transpose's four elements per thread, not
+    // a tensor-core epilogue's 128, whose copy cost 28% of its compile),
+    // counting the copies that the unrolled loops around the nest make.
+    constexpr int64_t kMaxPredicatedCopy = 128;
+    bool small = size * enclosing_trips_ <= kMaxPredicatedCopy;
+    if (!contiguous && !(TrailingGuards(self) && (branches_ || small))) return nullptr;
+    return IfStmt::Make(fast_cond, fast, self);
   }
 
- private:
-  std::vector<Stmt> Unguard(const std::vector<Stmt>& stmts, int64_t first, int64_t last, Expr* fast_cond,
-                            std::map<const Var*, Expr>& lets) {
-    std::vector<Stmt> out;
-    for (const Stmt& s : stmts) {
-      if (auto* l = s->as<LetStmt>(); l && !l->var->is_mutable && l->value) lets[l->var.get()] = l->value;
-      auto* guard = s->as<IfStmt>();
-      Expr c = guard ? WholeLoopCondition(guard->cond, first, last) : nullptr;
-      if (!c) {
-        out.push_back(s);
-        continue;
+  // The counters of the nest: f and the nest loops in its bodies and
+  // guards, however deep.
+  void CollectCounters(const Stmt& s) {
+    if (auto* q = s->as<Seq>()) {
+      for (const Stmt& t : q->stmts) CollectCounters(t);
+    } else if (auto* f = s->as<For>()) {
+      if (auto c = NestLoop(f)) {
+        counters_[f->var.get()] = *c;
+        CollectCounters(f->body);
       }
-      *fast_cond = *fast_cond ? Binary::Make(BinaryOp::And, *fast_cond, c) : c;
-      auto* inner = guard->then_body->as<Seq>();
-      out.push_back(Seq::Make(Unguard(inner ? inner->stmts : std::vector<Stmt>{guard->then_body}, first, last,
-                                      fast_cond, lets)));
+    } else if (auto* i = s->as<IfStmt>()) {
+      CollectCounters(i->then_body);
     }
-    return out;
   }
 
-  // Only immutable lets before the last statement (the old, narrow form).
-  static bool OnlyLetsBefore(const std::vector<Stmt>& stmts) {
+  // s with its guards removed; their whole-nest conditions are and-ed into
+  // *fast_cond. Lets are recorded as they are met (a guard uses only lets
+  // before it).
+  Stmt Unguard(const Stmt& s, Expr* fast_cond) {
+    if (auto* q = s->as<Seq>()) {
+      std::vector<Stmt> out;
+      for (const Stmt& t : q->stmts) out.push_back(Unguard(t, fast_cond));
+      return Seq::Make(std::move(out));
+    }
+    if (auto* l = s->as<LetStmt>()) {
+      if (!l->var->is_mutable && l->value) lets_[l->var.get()] = l->value;
+      return s;
+    }
+    if (auto* f = s->as<For>(); f && counters_.count(f->var.get())) {
+      Stmt loop = For::Make(f->var, f->begin, f->end, f->step, true, Unguard(f->body, fast_cond));
+      const_cast<StmtNode*>(loop.get())->loc = f->loc;  // a fresh node: the unroll warning's place
+      return loop;
+    }
+    if (auto* guard = s->as<IfStmt>()) {
+      if (Expr c = WholeNestCondition(guard->cond)) {
+        *fast_cond = *fast_cond ? Binary::Make(BinaryOp::And, *fast_cond, c) : c;
+        if (!PredicableStores(guard->then_body, [this](const Expr& x) { return Unrolled(x); })) branches_ = true;
+        return Unguard(guard->then_body, fast_cond);  // an else never runs: the condition holds
+      }
+    }
+    return s;
+  }
+
+  // A constant once the nest is unrolled: literals and the counters of
+  // the nest and of the unrolled loops around it (lets inlined).
+  bool Unrolled(const Expr& x) {
+    if (AsConstInt(x)) return true;
+    if (auto* v = x->as<VarRef>()) {
+      if (counters_.count(v->var.get()) || enclosing_.count(v->var.get())) return true;
+      auto it = lets_.find(v->var.get());
+      return it != lets_.end() && Unrolled(it->second);
+    }
+    if (auto* b = x->as<Binary>()) return Unrolled(b->lhs) && Unrolled(b->rhs);
+    if (auto* u = x->as<Unary>()) return Unrolled(u->operand);
+    if (auto* c = x->as<Cast>()) return Unrolled(c->operand);
+    return false;
+  }
+
+  // Each body of the nest is immutable lets followed by one nest loop or
+  // one guard (an `if` without else): the old, narrow form.
+  bool TrailingGuards(const Stmt& s) {
+    auto* q = s->as<Seq>();
+    std::vector<Stmt> stmts = q ? q->stmts : std::vector<Stmt>{s};
+    if (stmts.empty()) return false;
     for (size_t i = 0; i + 1 < stmts.size(); ++i) {
       auto* l = stmts[i]->as<LetStmt>();
       if (!l || l->var->is_mutable || !l->value) return false;
     }
-    return true;
+    const Stmt& last = stmts.back();
+    if (auto* f = last->as<For>(); f && counters_.count(f->var.get())) return TrailingGuards(f->body);
+    auto* guard = last->as<IfStmt>();
+    return guard && !guard->else_body;
   }
 
-  // The counter's coefficient in x when x is linear in it (lets inlined).
-  std::optional<int64_t> Coefficient(const Expr& x) {
+  // c's coefficient in x when x is linear in it (lets inlined); a term
+  // without c counts 0.
+  std::optional<int64_t> Coefficient(const Expr& x, const Var* c) {
+    if (!Uses(x, c)) return 0;
     if (auto* v = x->as<VarRef>()) {
-      if (v->var.get() == counter_) return 1;
-      if (auto it = lets_->find(v->var.get()); it != lets_->end()) return Coefficient(it->second);
+      if (v->var.get() == c) return 1;
+      auto it = lets_.find(v->var.get());
+      return it != lets_.end() ? Coefficient(it->second, c) : std::nullopt;
     }
-    if (Invariant(x)) return 0;
-    if (auto* c = x->as<Cast>()) return IsInteger(x->type) ? Coefficient(c->operand) : std::nullopt;
+    if (auto* k = x->as<Cast>()) return IsInteger(x->type) ? Coefficient(k->operand, c) : std::nullopt;
     // `CB ? 0 : c` with a compile-time CB (a broadcast index) is one branch.
     if (auto* s = x->as<Select>())
-      if (auto c = AsConstInt(s->cond)) return Coefficient(*c ? s->then_value : s->else_value);
+      if (auto b = AsConstInt(s->cond)) return Coefficient(*b ? s->then_value : s->else_value, c);
     auto* b = x->as<Binary>();
     if (!b) return std::nullopt;
-    auto l = Coefficient(b->lhs), r = Coefficient(b->rhs);
+    auto l = Coefficient(b->lhs, c), r = Coefficient(b->rhs, c);
     if (!l || !r) return std::nullopt;
     switch (b->op) {
       case BinaryOp::Add: return *l + *r;
       case BinaryOp::Sub: return *l - *r;
       case BinaryOp::Mul:
-        if (auto c = AsConstInt(b->rhs)) return *l * *c;
-        if (auto c = AsConstInt(b->lhs)) return *c * *r;
+        if (auto k = AsConstInt(b->rhs)) return *l * *k;
+        if (auto k = AsConstInt(b->lhs)) return *k * *r;
         return std::nullopt;
       default: return std::nullopt;
     }
   }
 
-  // For each row-major global tensor that the loop walks along its last
-  // dimension one element per iteration: its other dimensions (the row
-  // pitch) divisible by the vector width, if any is symbolic. Null if no
-  // access can become a vector one.
-  Expr AlignmentCondition(const Stmt& body, int64_t trips, bool* contiguous) {
+  // True if x refers to the counter c, directly or through lets.
+  bool Uses(const Expr& x, const Var* c) {
+    struct Find : Visitor {
+      Split* self;
+      const Var* c;
+      bool found = false;
+      void Visit(const VarRef* v) override {
+        if (v->var.get() == c) found = true;
+        auto it = self->lets_.find(v->var.get());
+        if (!found && it != self->lets_.end()) Walk(it->second);
+      }
+    } find;
+    find.self = this;
+    find.c = c;
+    static_cast<Visitor&>(find).Walk(x);
+    return find.found;
+  }
+
+  // For each row-major global tensor that the nest walks along its last
+  // dimension one element per iteration of one of its loops: its other
+  // dimensions (the row pitch) divisible by the vector width, if any is
+  // symbolic. Null if no access can become a vector one.
+  Expr AlignmentCondition(const Stmt& nest, bool* contiguous) {
     std::vector<std::pair<const Buffer*, const std::vector<Expr>*>> accesses;
     struct Collect : Visitor {
       std::vector<std::pair<const Buffer*, const std::vector<Expr>*>>* out;
+      bool scalar_register_stores;
       void Visit(const Load* l) override {
         out->push_back({l->buffer.get(), &l->indices});
         Visitor::Visit(l);
       }
       void Visit(const Store* s) override {
-        out->push_back({s->buffer.get(), &s->indices});
+        // The code generators keep these scalar (ir/register_words.h).
+        auto* from = s->value->as<Load>();
+        if (!(scalar_register_stores && from && from->buffer->scope == MemScope::Register))
+          out->push_back({s->buffer.get(), &s->indices});
         Visitor::Visit(s);
       }
     } collect;
     collect.out = &accesses;
-    static_cast<Visitor&>(collect).Walk(body);
+    collect.scalar_register_stores = register_words_ >= kScalarRegisterStoresFrom;
+    static_cast<Visitor&>(collect).Walk(nest);
     Expr cond;
     std::set<std::pair<const Buffer*, int64_t>> done;
+    std::set<std::pair<const void*, int64_t>> asked;
     for (auto [buf, idx] : accesses) {
       if (buf->scope != MemScope::Global || buf->layout != LayoutKind::RowMajor || idx->size() < 2) continue;
-      if (Coefficient(idx->back()) != 1) continue;
+      // The longest run of consecutive elements: a loop of step 1 whose
+      // counter adds 1 to the last index.
+      int64_t trips = 0;
+      for (auto& [var, counter] : counters_)
+        if (counter.step == 1 && Coefficient(idx->back(), var) == 1) trips = std::max(trips, counter.trips);
       int64_t width = 1;  // elements per vector: a power of two, at most 16 bytes
       while (width * 2 <= trips && width * 2 * ScalarBytes(buf->elem) <= 16) width *= 2;
       if (width < 2) continue;
@@ -162,6 +293,9 @@ class Split : public Mutator {
           if (*c % width != 0) break;  // never aligned: nothing to ask
           continue;
         }
+        // Once per row length and width (X and Y of the same shape).
+        auto* ref = dim->as<VarRef>();
+        if (!asked.insert({ref ? static_cast<const void*>(ref->var.get()) : dim.get(), width}).second) continue;
         Expr w = IntImm::Make(dim->type, width);
         Expr divisible = Binary::Make(BinaryOp::Eq, Binary::Make(BinaryOp::Mod, dim, w), IntImm::Make(dim->type, 0));
         cond = cond ? Binary::Make(BinaryOp::And, cond, divisible) : divisible;
@@ -170,43 +304,43 @@ class Split : public Mutator {
     return cond;
   }
 
-  // A condition, evaluated before the loop, that implies `cond` on every
-  // iteration in [first, last]; null if there is none. `cond` is a
-  // conjunction of comparisons `x < b`, `x <= b` (x increasing, b
-  // invariant: checked at the last iteration), `x >= b`, `x > b` (checked
-  // at the first) and invariant terms. Lets are inlined, since the result
-  // is evaluated where they are not defined.
-  Expr WholeLoopCondition(const Expr& cond, int64_t first, int64_t last) {
+  // A condition, evaluated before the nest, that implies `cond` on every
+  // iteration; null if there is none. `cond` is a conjunction of
+  // comparisons `x < b`, `x <= b` (x increasing, b invariant: checked at
+  // the last iteration), `x >= b`, `x > b` (checked at the first) and
+  // invariant terms. Lets are inlined, since the result is evaluated where
+  // they are not defined.
+  Expr WholeNestCondition(const Expr& cond) {
     if (auto* a = cond->as<Binary>(); a && a->op == BinaryOp::And) {
-      Expr l = WholeLoopCondition(a->lhs, first, last), r = WholeLoopCondition(a->rhs, first, last);
+      Expr l = WholeNestCondition(a->lhs), r = WholeNestCondition(a->rhs);
       return l && r ? Binary::Make(BinaryOp::And, l, r) : nullptr;
     }
-    if (Invariant(cond)) return Inline(cond, last);
+    if (Invariant(cond)) return Inline(cond, true);
     auto* cmp = cond->as<Binary>();
     if (!cmp || !IsInteger(cmp->lhs->type) || !Increasing(cmp->lhs) || !Invariant(cmp->rhs)) return nullptr;
     switch (cmp->op) {
       case BinaryOp::Lt:
-      case BinaryOp::Le: return Binary::Make(cmp->op, Inline(cmp->lhs, last), Inline(cmp->rhs, last));
+      case BinaryOp::Le: return Binary::Make(cmp->op, Inline(cmp->lhs, true), Inline(cmp->rhs, true));
       case BinaryOp::Ge:
-      case BinaryOp::Gt: return Binary::Make(cmp->op, Inline(cmp->lhs, first), Inline(cmp->rhs, first));
+      case BinaryOp::Gt: return Binary::Make(cmp->op, Inline(cmp->lhs, false), Inline(cmp->rhs, false));
       default: return nullptr;
     }
   }
 
-  // True if x may differ between iterations: it uses the counter, a
-  // mutable variable, memory, or a call.
+  // True if x may differ between iterations: it uses a counter, a
+  // mutable variable, memory the nest writes, or a call with effects.
   bool Mentions(const Expr& x) {
     if (auto* v = x->as<VarRef>()) {
-      if (v->var.get() == counter_ || assigned_->count(v->var.get()) || v->var->is_mutable) return true;
-      auto it = lets_->find(v->var.get());
-      return it != lets_->end() && Mentions(it->second);
+      if (counters_.count(v->var.get()) || v->var->is_mutable) return true;
+      auto it = lets_.find(v->var.get());
+      return it != lets_.end() && Mentions(it->second);
     }
     if (auto* b = x->as<Binary>()) return Mentions(b->lhs) || Mentions(b->rhs);
     if (auto* u = x->as<Unary>()) return Mentions(u->operand);
     if (auto* c = x->as<Cast>()) return Mentions(c->operand);
     if (auto* s = x->as<Select>()) return Mentions(s->cond) || Mentions(s->then_value) || Mentions(s->else_value);
     if (auto* l = x->as<Load>()) {
-      if (stored_.count(l->buffer.get())) return true;  // written in the loop
+      if (stored_.count(l->buffer.get())) return true;  // written in the nest
       for (const Expr& i : l->indices)
         if (Mentions(i)) return true;
       return false;
@@ -222,16 +356,17 @@ class Split : public Mutator {
 
   bool Invariant(const Expr& x) { return !Mentions(x); }
 
-  // Strictly or weakly increasing in the counter, by construction.
+  // Weakly increasing in every counter, by construction.
   bool Increasing(const Expr& x) {
     if (auto* v = x->as<VarRef>()) {
-      if (v->var.get() == counter_) return true;
-      auto it = lets_->find(v->var.get());
-      if (it == lets_->end()) return Invariant(x);
-      return Increasing(it->second) || Invariant(it->second);
+      if (counters_.count(v->var.get())) return true;
+      auto it = lets_.find(v->var.get());
+      if (it == lets_.end()) return Invariant(x);
+      return Increasing(it->second);
     }
     if (auto* b = x->as<Binary>()) {
-      if (b->op == BinaryOp::Add) return (Increasing(b->lhs) || Invariant(b->lhs)) && (Increasing(b->rhs) || Invariant(b->rhs));
+      if (b->op == BinaryOp::Add) return Increasing(b->lhs) && Increasing(b->rhs);
+      if (b->op == BinaryOp::Sub) return Increasing(b->lhs) && Invariant(b->rhs);
       if (b->op == BinaryOp::Mul) {
         auto c = AsConstInt(b->rhs);
         if (c && *c > 0) return Increasing(b->lhs);
@@ -245,26 +380,31 @@ class Split : public Mutator {
     return Invariant(x);
   }
 
-  // x with the lets it uses inlined and the counter replaced by `k`.
-  Expr Inline(const Expr& x, int64_t k) {
+  // x with the lets it uses inlined and every counter replaced by its last
+  // value (or its first).
+  Expr Inline(const Expr& x, bool last) {
     struct Sub : Mutator {
       Split* self;
-      int64_t k;
+      bool last;
       Expr Visit(const VarRef* v, const Expr& e) override {
-        if (v->var.get() == self->counter_) return IntImm::Make(v->var->type, k);
-        auto it = self->lets_->find(v->var.get());
-        return it == self->lets_->end() ? e : Mutate(it->second);
+        if (auto c = self->counters_.find(v->var.get()); c != self->counters_.end())
+          return IntImm::Make(v->var->type, last ? c->second.last : c->second.first);
+        auto it = self->lets_.find(v->var.get());
+        return it == self->lets_.end() ? e : Mutate(it->second);
       }
     } sub;
     sub.self = this;
-    sub.k = k;
+    sub.last = last;
     return sub.Mutate(x);
   }
 
-  const Var* counter_ = nullptr;
-  const std::map<const Var*, Expr>* lets_ = nullptr;
-  const std::set<const Var*>* assigned_ = nullptr;
-  std::set<const Buffer*> stored_;  // buffers the loop writes
+  std::map<const Var*, Counter> counters_;
+  std::map<const Var*, Expr> lets_;  // filled by Unguard, in order
+  std::set<const Buffer*> stored_;   // buffers the nest writes
+  std::set<const Var*> enclosing_;  // counters of the unrolled loops around the nest
+  int64_t enclosing_trips_ = 1;     // the copies of the nest that they make
+  bool branches_ = false;            // a guard of the nest stays a branch in the slow copy
+  int64_t register_words_ = 0;
 };
 
 }  // namespace

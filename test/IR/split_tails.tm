@@ -49,3 +49,45 @@ kernel col_repeat_bound(X: f32[M, N], Y: f32[M, N]) grid(cdiv(M, 8)) block(32) {
 // CHECK-NEXT: for r1 in [0, 2) unroll {
 // CHECK-NEXT: let i: i32 = ((r1 * 4) + (w / 8))
 // CHECK-NEXT: let j: i32 = ((r0 * 8) + (w % 8))
+
+// A nest of unrolled loops is split once, at its outermost loop: the
+// condition takes every counter at its last value, and the guarded copy
+// is the nest as it was (one branch per thread's tile, not one per pair).
+kernel nest_pairs(X: f32[M, N], Y: f32[M, N]) grid(cdiv(N, 16), cdiv(M, 8)) block(32) {
+  for (i, j) in spatial(4, 8) * repeat(2, 2) on threadIdx.x {
+    let gi = blockIdx.y * 8 + i;
+    let gj = blockIdx.x * 16 + j;
+    if (gi < M && gj < N) { Y[gi, gj] = X[gi, gj]; }
+  }
+}
+// CHECK-LABEL: kernel nest_pairs
+// CHECK: if (((((blockIdx.y * 8) + (((w / 8) * 2) + 1)) < M) && (((blockIdx.x * 16) + (((w % 8) * 2) + 1)) < N)) && ((N % 2) == 0)) {
+// CHECK-NEXT: for r0 in [0, 2) unroll {
+// CHECK-NEXT: for r1 in [0, 2) unroll {
+// CHECK-NOT: if
+// CHECK: Y[gi, gj] = X[gi, gj]
+// CHECK: } else {
+// CHECK-NEXT: for r0 in [0, 2) unroll {
+// CHECK-NEXT: for r1 in [0, 2) unroll {
+// CHECK-NOT: else
+// CHECK: if ((gi < M) && (gj < N)) {
+
+// Guards around stores of computed values become predicated stores
+// (ir/predicable.h): a large nest of them has no fast copy (64 stores of
+// register values, which stay scalar), and neither have its inner loops.
+kernel big_predicable(Y: f32[M, N]) grid(cdiv(N, 64), cdiv(M, 64)) block(64) {
+  let m = spatial(8, 8) * repeat(8, 8);
+  register acc: f32[64, 64] by m;
+  for (i, j) in m on threadIdx.x { acc[i, j] = f32(i * j); }
+  for (i, j) in m on threadIdx.x {
+    let gi = blockIdx.y * 64 + i;
+    let gj = blockIdx.x * 64 + j;
+    if (gi < M && gj < N) { Y[gi, gj] = acc[i, j]; }
+  }
+}
+// CHECK-LABEL: kernel big_predicable
+// CHECK-NOT: else
+// CHECK: if ((gi < M) && (gj < N)) {
+// CHECK-NEXT: Y[gi, gj] = acc[
+// CHECK-NOT: else
+// CHECK-LABEL: {{^}}}
