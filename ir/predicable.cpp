@@ -8,9 +8,10 @@ bool Constant(const Expr& x, const IsConstant& constant) {
   return AsConstInt(x).has_value() || (constant && constant(x));
 }
 
-// Speculatable, or with `shared_loads`, also reads of shared memory (as
-// loads predicated on the guard's condition).
-bool Computable(const Expr& x, const IsConstant& constant, bool shared_loads) {
+// x computes without faults or side effects whatever its variables hold,
+// but for reads of shared memory, which are predicated on the guard's
+// condition like the stores.
+bool Computable(const Expr& x, const IsConstant& constant) {
   switch (x->kind) {
     case ExprKind::IntImm:
     case ExprKind::FloatImm:
@@ -21,9 +22,9 @@ bool Computable(const Expr& x, const IsConstant& constant, bool shared_loads) {
       // out of range); global memory not (a predicated load would lose the
       // read-only cache path, ld.global.nc, that LLVM chooses).
       auto* l = x->as<Load>();
-      if (shared_loads && l->buffer->scope == MemScope::Shared) {
+      if (l->buffer->scope == MemScope::Shared) {
         for (const Expr& i : l->indices)
-          if (!Computable(i, constant, shared_loads)) return false;
+          if (!Computable(i, constant)) return false;
         return true;
       }
       if (l->buffer->scope != MemScope::Register) return false;
@@ -31,7 +32,7 @@ bool Computable(const Expr& x, const IsConstant& constant, bool shared_loads) {
         if (!Constant(i, constant)) return false;
       return true;
     }
-    case ExprKind::Unary: return Computable(x->as<Unary>()->operand, constant, shared_loads);
+    case ExprKind::Unary: return Computable(x->as<Unary>()->operand, constant);
     case ExprKind::Binary: {
       auto* b = x->as<Binary>();
       if ((b->op == BinaryOp::Div || b->op == BinaryOp::Mod) && IsInteger(b->type)) {
@@ -40,14 +41,14 @@ bool Computable(const Expr& x, const IsConstant& constant, bool shared_loads) {
         auto c = AsConstInt(b->rhs);
         if (!c || *c == 0 || *c == -1) return false;
       }
-      return Computable(b->lhs, constant, shared_loads) && Computable(b->rhs, constant, shared_loads);
+      return Computable(b->lhs, constant) && Computable(b->rhs, constant);
     }
     case ExprKind::Select: {
       auto* s = x->as<Select>();
-      return Computable(s->cond, constant, shared_loads) && Computable(s->then_value, constant, shared_loads) &&
-             Computable(s->else_value, constant, shared_loads);
+      return Computable(s->cond, constant) && Computable(s->then_value, constant) &&
+             Computable(s->else_value, constant);
     }
-    case ExprKind::Cast: return Computable(x->as<Cast>()->operand, constant, shared_loads);
+    case ExprKind::Cast: return Computable(x->as<Cast>()->operand, constant);
     case ExprKind::Call: {
       // Thread and block indices and math functions; not shuffles (every
       // lane taking part is their contract), atomics, device functions or
@@ -55,35 +56,29 @@ bool Computable(const Expr& x, const IsConstant& constant, bool shared_loads) {
       auto* c = x->as<Call>();
       if (c->intrinsic > Intrinsic::Pow) return false;
       for (const Expr& a : c->args)
-        if (!Computable(a, constant, shared_loads)) return false;
+        if (!Computable(a, constant)) return false;
       return true;
     }
   }
   return false;
 }
 
-}  // namespace
-
-bool Speculatable(const Expr& x, const IsConstant& constant) { return Computable(x, constant, false); }
-
-namespace {
-
-// Counts the stores; false if anything is not a speculatable let or store.
+// Counts the stores; false if anything is not a computable let or store.
 bool Predicable(const Stmt& s, const IsConstant& constant, int* stores) {
   if (auto* q = s->as<Seq>()) {
     for (const Stmt& t : q->stmts)
       if (!Predicable(t, constant, stores)) return false;
     return true;
   }
-  if (auto* l = s->as<LetStmt>()) return !l->var->is_mutable && l->value && Computable(l->value, constant, true);
+  if (auto* l = s->as<LetStmt>()) return !l->var->is_mutable && l->value && Computable(l->value, constant);
   if (auto* st = s->as<Store>()) {
     ++*stores;
     // A register store becomes a select of the old and the new value: at
     // a constant element, like a register read.
     bool registers = st->buffer->scope == MemScope::Register;
     for (const Expr& i : st->indices)
-      if (registers ? !Constant(i, constant) : !Computable(i, constant, true)) return false;
-    return Computable(st->value, constant, true);
+      if (registers ? !Constant(i, constant) : !Computable(i, constant)) return false;
+    return Computable(st->value, constant);
   }
   return false;
 }

@@ -14,9 +14,10 @@ namespace tmc::ir {
 /// compute without faults or side effects (arithmetic other than integer
 /// division by a non-constant, register reads and writes at constant
 /// indices, pure built-ins) other than reads of shared memory, which are
-/// predicated like the stores. At least one store. `constant` tells whether an index is a compile-time constant; by
-/// default, an integer literal (split-tails, which runs before unrolling,
-/// also counts the counters of the loops it will unroll).
+/// predicated like the stores. At least one store. `constant` tells
+/// whether an index is a compile-time constant; by default, an integer
+/// literal (split-tails, which runs before unrolling, also counts the
+/// counters of the loops it will unroll).
 ///
 /// The guarded tail of a tile, once unrolled, is one `if (x < M && y < N)
 /// C[...] = v` per element: 128 of them in a 128 x 128 tensor-core
@@ -29,9 +30,5 @@ namespace tmc::ir {
 /// block with the same instructions for the GPU.
 using IsConstant = std::function<bool(const Expr&)>;
 bool PredicableStores(const Stmt& body, const IsConstant& constant = {});
-
-/// The same for one expression: computing it has no effect and cannot
-/// fault, whatever the values of its variables.
-bool Speculatable(const Expr& x, const IsConstant& constant = {});
 
 }  // namespace tmc::ir

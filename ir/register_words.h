@@ -6,10 +6,10 @@
 
 namespace tmc::ir {
 
-/// 32-bit words of the register tensors that the Allocs in s allocate
-/// (each Alloc counted once, as written). The decisions below count the
-/// Allocs before the statement they decide for, in program order.
-int64_t RegisterWords(const Stmt& s);
+/// 32-bit words that a register tensor takes (0 for other buffers). The
+/// decisions below count the register tensors allocated before the
+/// statement they decide for, in program order.
+int64_t RegisterWords(const Buffer& b);
 
 /// A vector store needs its values in aligned consecutive registers. For a
 /// kernel whose register tensors are large, placing them so costs ptxas

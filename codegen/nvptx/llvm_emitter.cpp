@@ -322,9 +322,7 @@ class Emitter {
       }
       case StmtKind::Store: {
         auto* st = s->as<Store>();
-        llvm::Value* v = Value(st->value);
-        if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
-        llvm::Value* addr = Address(*st->buffer, st->indices, /*is_write=*/true, &st->source, st->loc);
+        auto [v, addr] = StoreOperands(st);
         llvm::StoreInst* store = b_.CreateStore(v, addr);
         // Stores of register values stay scalar in kernels with large
         // register tensors (ir/register_words.h).
@@ -343,12 +341,13 @@ class Emitter {
           buffers_[&buf] = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), shared_, static_cast<uint64_t>(buf.shared_offset), buf.name);
         } else {
           buffers_[&buf] = EntryAlloca(llvm::ArrayType::get(MemTy(buf.elem), static_cast<uint64_t>(n)), buf.name);
-          register_words_ += RegisterWords(s);
+          register_words_ += RegisterWords(buf);
         }
         return;
       }
       case StmtKind::IfStmt: {
         auto* i = s->as<IfStmt>();
+        llvm::Value* c = nullptr;
         if (predicate_guards_ && !i->else_body && PredicableStores(i->then_body)) {
           // The conjuncts on runtime bounds become the predicate; the others
           // (`i == r` between fragment rows) stay a branch, which LLVM
@@ -376,8 +375,9 @@ class Emitter {
             }
             return;
           }
+          c = fixed;  // no conjunct on a runtime bound: an ordinary branch
         }
-        llvm::Value* c = Value(i->cond);
+        if (!c) c = Value(i->cond);
         auto* then_bb = llvm::BasicBlock::Create(ctx_, "then", f_);
         auto* else_bb = i->else_body ? llvm::BasicBlock::Create(ctx_, "else", f_) : nullptr;
         auto* merge = llvm::BasicBlock::Create(ctx_, "endif", f_);
@@ -483,6 +483,13 @@ class Emitter {
     }
   }
 
+  // A store's value (a bool as a byte, as memory holds it) and address.
+  std::pair<llvm::Value*, llvm::Value*> StoreOperands(const Store* st) {
+    llvm::Value* v = Value(st->value);
+    if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
+    return {v, Address(*st->buffer, st->indices, /*is_write=*/true, &st->source, st->loc)};
+  }
+
   // The operands of the && chain e (e itself if it is none).
   static void Conjuncts(const Expr& e, std::vector<Expr>* out) {
     if (auto* b = e->as<Binary>(); b && b->op == BinaryOp::And) {
@@ -506,9 +513,7 @@ class Emitter {
       vars_[l->var.get()] = Value(l->value);
     } else {
       auto* st = s->as<Store>();
-      llvm::Value* v = Value(st->value);
-      if (st->buffer->elem == ScalarKind::Bool) v = b_.CreateZExt(v, b_.getInt8Ty());
-      llvm::Value* addr = Address(*st->buffer, st->indices, /*is_write=*/true, &st->source, st->loc);
+      auto [v, addr] = StoreOperands(st);
       if (st->buffer->scope == MemScope::Register)
         b_.CreateStore(b_.CreateSelect(c, v, b_.CreateLoad(v->getType(), addr)), addr);
       else
@@ -728,12 +733,16 @@ class Emitter {
       }
       case ExprKind::Load: {
         auto* l = e->as<Load>();
+        llvm::Type* type = MemTy(l->buffer->elem);
+        llvm::Value* addr = Address(*l->buffer, l->indices, false, &l->source, l->loc);
+        llvm::Value* v;
         if (predicate_ && l->buffer->scope == MemScope::Shared) {
-          llvm::Value* v = EmitPredicatedLoad(b_, predicate_, MemTy(l->buffer->elem), Address(*l->buffer, l->indices, false, &l->source, l->loc));
-          return l->buffer->elem == ScalarKind::Bool ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
+          v = EmitPredicatedLoad(b_, predicate_, type, addr);
+        } else {
+          llvm::LoadInst* load = b_.CreateLoad(type, addr);
+          if (!o_.host) load->setAlignment(std::max(access_align_, load->getAlign()));
+          v = load;
         }
-        llvm::LoadInst* v = b_.CreateLoad(MemTy(l->buffer->elem), Address(*l->buffer, l->indices, false, &l->source, l->loc));
-        if (!o_.host) v->setAlignment(std::max(access_align_, v->getAlign()));
         return l->buffer->elem == ScalarKind::Bool ? b_.CreateICmpNE(v, b_.getInt8(0)) : v;
       }
       case ExprKind::Unary: {

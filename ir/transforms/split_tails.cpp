@@ -58,7 +58,7 @@ class Split : public Mutator {
   // Register tensors allocated so far, as the code generator counts them
   // when it decides whether stores of register values stay scalar.
   Stmt Visit(const Alloc* a, const Stmt& self) override {
-    register_words_ += RegisterWords(self);
+    register_words_ += RegisterWords(*a->buffer);
     return Mutator::Visit(a, self);
   }
 
