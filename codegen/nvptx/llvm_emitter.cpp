@@ -23,6 +23,7 @@
 #include "codegen/cpu/cpu_abi.h"
 #include "codegen/nvptx/nvptx_backend.h"
 #include "codegen/nvptx/predicated_stores.h"
+#include "codegen/nvptx/value_range.h"
 #include "ir/predicable.h"
 #include "ir/register_words.h"
 #include "ir/divisibility.h"
@@ -219,6 +220,8 @@ class Emitter {
     vars_.clear();
     buffers_.clear();
     register_words_ = 0;
+    block_ = {};
+    for (size_t d = 0; d < fn.block.size() && d < 3; ++d) block_[d] = fn.block[d];
     predicate_guards_ = !o_.host && CountPredicableGuards(fn.body) >= kPredicatedGuardsFrom;
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", f_);
     b_.SetInsertPoint(entry_);
@@ -605,6 +608,7 @@ class Emitter {
     TMC_CHECK(idx.size() == 1, "unflattened access to " + buf.name);
     llvm::Value* base = buffers_.at(&buf);
     llvm::Value* i = IndexValue(idx[0]);
+    last_index_ = i;
     access_align_ = llvm::Align(1);  // unknown unless found below
     llvm::Value* addr;
     if (buf.scope == MemScope::Register) {
@@ -699,6 +703,20 @@ class Emitter {
     return llvm::Align(std::max(align, bytes));
   }
 
+  // True if element offset i lies inside shared tensor `buf` for every
+  // thread (ValueRange): a read there cannot fault, so a guarded tail reads
+  // it unpredicated.
+  bool InsideTensor(const Buffer& buf, llvm::Value* i) {
+    for (const Expr& d : buf.shape)
+      if (!AsConstInt(d)) return false;
+    for (const Expr& a : buf.layout_args)
+      if (!AsConstInt(a)) return false;
+    llvm::ConstantRange r = ValueRange(i, block_);
+    unsigned bits = r.getBitWidth();
+    return !r.isEmptySet() && r.getSignedMin().isNonNegative() &&
+           r.getSignedMax().slt(llvm::APInt(bits, static_cast<uint64_t>(AllocatedElements(buf)), true));
+  }
+
   // An element offset. On the GPU its + - * cannot overflow (nsw) for a
   // valid access: each index lies in its dimension and the whole offset in
   // the tensor, whose size the runtime bounds (2^31 elements for 32-bit
@@ -736,7 +754,7 @@ class Emitter {
         llvm::Type* type = MemTy(l->buffer->elem);
         llvm::Value* addr = Address(*l->buffer, l->indices, false, &l->source, l->loc);
         llvm::Value* v;
-        if (predicate_ && l->buffer->scope == MemScope::Shared) {
+        if (predicate_ && l->buffer->scope == MemScope::Shared && !InsideTensor(*l->buffer, last_index_)) {
           v = EmitPredicatedLoad(b_, predicate_, type, addr);
         } else {
           llvm::LoadInst* load = b_.CreateLoad(type, addr);
@@ -1712,6 +1730,8 @@ class Emitter {
   bool predicate_guards_ = false;     // the function's guarded stores become predicated ones
   llvm::Value* predicate_ = nullptr;  // set while emitting a predicated body: shared reads take it
   llvm::Align access_align_{1};  // of the address FlatAddress returned last
+  llvm::Value* last_index_ = nullptr;  // the element offset of that address
+  std::array<int64_t, 3> block_{};     // the kernel's block extents (0: unknown)
   std::unique_ptr<llvm::DIBuilder> dib_;
   llvm::DISubprogram* sp_ = nullptr;
   std::map<const Buffer*, llvm::Value*> extents_;

@@ -2,7 +2,8 @@
 // N) C[gi, gj] = v` once per element) gets them as predicated PTX stores,
 // one straight line, instead of a branch around each (ir/predicable.h,
 // codegen/nvptx/predicated_stores.h). Reads of shared memory in such a
-// body are predicated too; a conjunct that depends on no argument (`i ==
+// body are predicated too, unless their offsets are proven inside the
+// tensor for every thread (codegen/nvptx/value_range.h); a conjunct that depends on no argument (`i ==
 // r` between fragment rows) stays a branch, which LLVM folds away; a
 // kernel with few guards keeps its branches.
 // REQUIRES: ptxas
@@ -54,8 +55,10 @@ kernel store_tile(X: f32[M, N], Y: f32[M, N]) implements scaled
 // CHECK: ret;
 
 // A tile through shared memory: the full tile (rows whole, N a multiple
-// of 4) reads and writes 16 bytes at a time; the tail reads shared memory
-// and writes global memory under the guard's predicate.
+// of 4) reads and writes 16 bytes at a time; the tail writes global
+// memory under the guard's predicate. Its reads of `t` are at offsets of
+// thread indices and constants, inside `t` for any thread of the block:
+// ordinary loads.
 kernel through_shared(X: f32[M, N], Y: f32[M, N]) implements copy_tile
     grid(cdiv(N, 64), cdiv(M, 64)) block(128) {
   shared t: f32[64, 64];
@@ -75,9 +78,35 @@ kernel through_shared(X: f32[M, N], Y: f32[M, N]) implements copy_tile
 // CHECK-LABEL: .entry through_shared(
 // CHECK: ld.shared.v4.f32
 // CHECK: st.global.v4.f32
-// CHECK: mov.b32 [[V:%f[0-9]+]], 0;
-// CHECK-NEXT: @[[P:%p[0-9]+]] ld.shared.f32 [[V]], [%r{{[0-9]+}}];
-// CHECK: @[[P]] st.global.f32 [%rd{{[0-9]+}}], [[V]];
+// CHECK-NOT: @%p{{[0-9]+}} ld.shared
+// CHECK: ld.shared.f32 [[V:%f[0-9]+]], [%r{{[0-9]+}}];
+// CHECK-NOT: @%p{{[0-9]+}} ld.shared
+// CHECK: @%p{{[0-9]+}} st.global.f32 [%rd{{[0-9]+}}], [[V]];
+// CHECK-NOT: @%p{{[0-9]+}} ld.shared
+// CHECK: ret;
+
+// A read of shared memory at an offset that depends on an argument (`r`
+// may be negative, and so may `(j + r) % 64`) is not proven inside `t`:
+// the tail reads it under the guard's predicate, zero where it is false.
+kernel shifted_read(X: f32[M, N], Y: f32[M, N], r: i32) grid(cdiv(N, 64), cdiv(M, 64)) block(128) {
+  shared t: f32[64, 64];
+  for (i, j) in repeat(8, 1) * spatial(8, 16) * repeat(1, 4) on threadIdx.x {
+    let gi = blockIdx.y * 64 + i;
+    let gj = blockIdx.x * 64 + j;
+    t[i, j] = 0.0;
+    if (gi < M && gj < N) { t[i, j] = X[gi, gj]; }
+  }
+  sync;
+  for (i, j) in repeat(8, 1) * spatial(8, 16) * repeat(1, 4) on threadIdx.x {
+    let gi = blockIdx.y * 64 + i;
+    let gj = blockIdx.x * 64 + j;
+    if (gi < M && gj < N) { Y[gi, gj] = t[i, (j + r) % 64]; }
+  }
+}
+// CHECK-LABEL: .entry shifted_read(
+// CHECK: mov.b32 [[W:%f[0-9]+]], 0;
+// CHECK-NEXT: @[[P:%p[0-9]+]] ld.shared.f32 [[W]], [%r{{[0-9]+}}];
+// CHECK: @[[P]] st.global.f32 [%rd{{[0-9]+}}], [[W]];
 // CHECK: ret;
 
 // Narrow element types: f16 as its 16 bits, a bool as a byte.
