@@ -29,6 +29,14 @@ namespace tmc::ir {
 /// directly (codegen/nvptx/predicated_stores.h), which keeps the tail one
 /// block with the same instructions for the GPU.
 using IsConstant = std::function<bool(const Expr&)>;
+
+/// True if x computes without faults or side effects whatever its
+/// variables hold, so that it can run where its source ran it only under a
+/// condition: arithmetic (integer division only by constants other than 0
+/// and -1), pure built-ins, and reads of registers at literal elements
+/// inside their tensor; no reads of shared or global memory.
+bool Speculatable(const Expr& x);
+
 bool PredicableStores(const Stmt& body, const IsConstant& constant = {});
 
 }  // namespace tmc::ir

@@ -29,6 +29,7 @@
 #include "ir/divisibility.h"
 #include "ir/mutator.h"
 #include "ir/transforms/flatten_buffers.h"
+#include "ir/transforms/pipeline.h"
 #include "support/check.h"
 
 namespace tmc::codegen {
@@ -1756,9 +1757,11 @@ std::unique_ptr<llvm::Module> EmitLlvm(const ir::Module& m, llvm::LLVMContext& c
   for (const auto& f : m.functions) e.Declare(*f);
   for (const auto& f : m.functions) e.Define(*f);
   e.Finish();
-  std::string err;
-  llvm::raw_string_ostream os(err);
-  TMC_CHECK(!llvm::verifyModule(*mod, &os), "invalid LLVM IR: " + err);
+  if (ir::VerifyEach(options.verify)) {
+    std::string err;
+    llvm::raw_string_ostream os(err);
+    TMC_CHECK(!llvm::verifyModule(*mod, &os), "invalid LLVM IR: " + err);
+  }
   return mod;
 }
 

@@ -26,6 +26,10 @@ struct LlvmEmitOptions {
   enum class Debug { None, LineTables, Full };
   Debug debug = Debug::None;
   const SourceManager* sources = nullptr;  // required when debug != None
+  /// Verify the module (--verify-each); also whenever ir::VerifyEach says
+  /// so. Unchecked release compiles skip it, as clang's do: it was 3% of a
+  /// large kernel's compile.
+  bool verify = false;
 };
 
 /// Translates every function of `m` into an LLVM module. For the GPU:

@@ -53,7 +53,13 @@ constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 //   bodies of tiled kernels (100-1000 accesses) it was a third of the
 //   optimization time and promoted nothing (the PTX of every example and
 //   stdlib kernel is unchanged), while the small loops where promotion pays
-//   (a global accumulator updated in a loop) are still promoted.
+//   (a global accumulator updated in a loop) are still promoted;
+// - instcombine-code-sinking=false: InstCombine does not move a value
+//   into the block of its only user. In a loop whose body is one block,
+//   that user is often the latch's phi: attention_tma's row sums (`ls +=
+//   s[i, j]`) went from beside the exponentials that feed them to after
+//   the P V wgmma, which kept the 32 exponentials live across it: 107
+//   registers instead of 94 (nvcc 98).
 void SetLlvmOptions() {
   auto& options = llvm::cl::getRegisteredOptions();
   auto set = [&](const char* name, bool value) {
@@ -62,6 +68,7 @@ void SetLlvmOptions() {
   };
   set("nvptx-short-ptr", true);
   set("enable-pre", false);
+  set("instcombine-code-sinking", false);
   auto it = options.find("licm-mssa-max-acc-promotion");
   if (it != options.end()) static_cast<llvm::cl::opt<unsigned>*>(it->second)->setValue(64);
 }

@@ -74,17 +74,22 @@ std::vector<std::string> PassNames() {
   return names;
 }
 
-bool RunPipeline(Module& m, PassContext& ctx, const PipelineOptions& options, std::string* log) {
-  unsigned errors = ctx.diags ? ctx.diags->ErrorCount() : 0;
+bool VerifyEach(bool requested) {
   // The test suite sets TMC_VERIFY_EACH (test/lit.cfg.py), so that its
   // release build verifies every compilation of every test, `tmc run`
   // included, as a debug build does.
 #ifndef NDEBUG
-  bool verify = true;
+  (void)requested;
+  return true;
 #else
   const char* env = std::getenv("TMC_VERIFY_EACH");
-  bool verify = options.verify_each || (env && *env && std::string(env) != "0");
+  return requested || (env && *env && std::string(env) != "0");
 #endif
+}
+
+bool RunPipeline(Module& m, PassContext& ctx, const PipelineOptions& options, std::string* log) {
+  unsigned errors = ctx.diags ? ctx.diags->ErrorCount() : 0;
+  bool verify = VerifyEach(options.verify_each);
   for (auto& fn : m.functions) {
     for (const Step& step : Pipeline()) {
       std::string before = options.print_after_all ? Print(*fn) : "";

@@ -26,4 +26,11 @@ std::vector<std::string> PassNames();
 /// goes to `log`. Returns false when a pass reported a user error.
 bool RunPipeline(Module& m, PassContext& ctx, const PipelineOptions& options, std::string* log);
 
+/// Whether compilations check their own output (the IR after every pass,
+/// the LLVM module the code generator emits): always in debug builds, and
+/// in release builds with --verify-each (`requested`) or TMC_VERIFY_EACH=1
+/// in the environment, which the test suite sets (test/lit.cfg.py). A
+/// failure is a compiler bug, reported as an internal error.
+bool VerifyEach(bool requested);
+
 }  // namespace tmc::ir

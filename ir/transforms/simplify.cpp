@@ -1,13 +1,18 @@
 // Range facts come from: block dimensions (threadIdx.x in [0, block.x)),
 // grid indices (>= 0), shape symbols (>= 1), constant-bounded loops, lets
 // of values with known ranges, and the conditions of enclosing ifs of the
-// form `v < c` (which the mapping guards produce).
+// form `v < c` (which the mapping guards produce). Equalities between
+// values computed apart are decided on their linear forms
+// (ir/linear_form.h), with the lets in scope replaced by their values.
 #include "ir/transforms/simplify.h"
 
 #include <cmath>
+#include <functional>
 #include <map>
 
+#include "ir/linear_form.h"
 #include "ir/mutator.h"
+#include "ir/predicable.h"
 
 namespace tmc::ir {
 namespace {
@@ -180,6 +185,8 @@ class Simplifier : public Mutator {
         if (v) return IntImm::Make(ScalarKind::Bool, *v);
       }
     }
+    if ((e->op == BinaryOp::Eq || e->op == BinaryOp::Ne) && IsInteger(t))
+      if (auto d = ConstantDifference(a, b, lets_)) return IntImm::Make(ScalarKind::Bool, (*d == 0) == (e->op == BinaryOp::Eq));
     if (e->op == BinaryOp::And) {
       if (ca == 1) return b;
       if (cb == 1) return a;
@@ -243,14 +250,72 @@ class Simplifier : public Mutator {
       }
     }
     Stmt t = Mutate(s->then_body), e = Mutate(s->else_body);
+    if (Stmt select = AssignSelect(c, t, e)) return select;
     return c == s->cond && t == s->then_body && e == s->else_body ? self : IfStmt::Make(c, t, e);
+  }
+
+  // `if (c) { v = A } else { v = B }` as `v = c ? A : B` when A and B can
+  // both be computed whatever c is. The AST's lowering writes `c ? A : B`
+  // so when A or B reads memory, which c may guard; once unrolled, most of
+  // those reads are of registers at constant elements (`n0 + j < SK ?
+  // s[i, j] * c2 : -inf` in attention), and a select keeps the code one
+  // block instead of three.
+  static Stmt AssignSelect(const Expr& c, const Stmt& t, const Stmt& e) {
+    auto single = [](const Stmt& x) -> const Assign* {
+      const Stmt* y = &x;
+      while (*y && (*y)->kind == StmtKind::Seq && (*y)->as<Seq>()->stmts.size() == 1) y = &(*y)->as<Seq>()->stmts[0];
+      return *y ? (*y)->as<Assign>() : nullptr;
+    };
+    const Assign* a = single(t);
+    const Assign* b = e ? single(e) : nullptr;
+    if (!a || !b || a->var != b->var || !Cheap(a->value) || !Cheap(b->value)) return nullptr;
+    return Assign::Make(a->var, Select::Make(c, a->value, b->value));
+  }
+
+  // Speculatable and worth computing when the branch would have skipped
+  // it: a few operations without calls (an exp in one arm is work that a
+  // select does in every thread; softmax_online measured 2 registers more).
+  static bool Cheap(const Expr& x) {
+    if (!Speculatable(x)) return false;
+    int nodes = 0;
+    bool calls = false;
+    std::function<void(const Expr&)> walk = [&](const Expr& e) {
+      ++nodes;
+      if (auto* u = e->as<Unary>()) walk(u->operand);
+      if (auto* b = e->as<Binary>()) walk(b->lhs), walk(b->rhs);
+      if (auto* c = e->as<Cast>()) walk(c->operand);
+      if (auto* s = e->as<Select>()) walk(s->cond), walk(s->then_value), walk(s->else_value);
+      if (auto* l = e->as<Load>())
+        for (const Expr& i : l->indices) walk(i);
+      if (auto* c = e->as<Call>()) {
+        calls = calls || c->intrinsic > Intrinsic::GridDimZ;
+        for (const Expr& a : c->args) walk(a);
+      }
+    };
+    walk(x);
+    return !calls && nodes <= kCheapNodes;
+  }
+  static constexpr int kCheapNodes = 8;
+
+  // A Seq's lets go out of scope at its end.
+  Stmt Visit(const Seq* s, const Stmt& self) override {
+    size_t mark = let_log_.size();
+    Stmt out = Mutator::Visit(s, self);
+    for (size_t k = mark; k < let_log_.size(); ++k) lets_.erase(let_log_[k]);
+    let_log_.resize(mark);
+    return out;
   }
 
   Stmt Visit(const LetStmt* s, const Stmt& self) override {
     Stmt out = Mutator::Visit(s, self);
     auto* l = out->as<LetStmt>();
-    if (!l->var->is_mutable && l->value)
+    if (!l->var->is_mutable && l->value) {
       if (auto r = RangeOf(l->value)) ranges_[l->var.get()] = *r;
+      if (Substitutable(l->value)) {
+        lets_[l->var.get()] = l->value;
+        let_log_.push_back(l->var.get());
+      }
+    }
     return out;
   }
 
@@ -278,6 +343,8 @@ class Simplifier : public Mutator {
  private:
   const Function* fn_;
   std::map<const Var*, Interval> ranges_;
+  LetValues lets_;                     // immutable lets in scope (Substitutable values)
+  std::vector<const Var*> let_log_;    // in order of definition, for Seq scopes
 };
 
 // Dead code: immutable lets that nothing reads (unrolling leaves many, e.g.

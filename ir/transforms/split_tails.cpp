@@ -53,6 +53,21 @@ int64_t UnrolledSize(const Stmt& s) {
   return CountStatements(s);
 }
 
+// Stores once the nest loops inside s are unrolled.
+int64_t UnrolledStores(const Stmt& s) {
+  if (auto* q = s->as<Seq>()) {
+    int64_t n = 0;
+    for (const Stmt& t : q->stmts) n += UnrolledStores(t);
+    return n;
+  }
+  if (auto* f = s->as<For>()) {
+    auto c = NestLoop(f);
+    return (c ? c->trips : 1) * UnrolledStores(f->body);
+  }
+  if (auto* i = s->as<IfStmt>()) return std::max(UnrolledStores(i->then_body), i->else_body ? UnrolledStores(i->else_body) : 0);
+  return s->kind == StmtKind::Store ? 1 : 0;
+}
+
 class Split : public Mutator {
  protected:
   // Register tensors allocated so far, as the code generator counts them
@@ -123,7 +138,46 @@ class Split : public Mutator {
     constexpr int64_t kMaxPredicatedCopy = 128;
     bool small = size * enclosing_trips_ <= kMaxPredicatedCopy;
     if (!contiguous && !(TrailingGuards(self) && (branches_ || small))) return nullptr;
-    return IfStmt::Make(fast_cond, fast, self);
+    bool many_stores = UnrolledStores(self) * enclosing_trips_ > kMaxUnrolledTailStores;
+    return IfStmt::Make(fast_cond, fast, many_stores ? RollWithoutRegisters(self) : self);
+  }
+
+  // The guarded copy of a nest of more than kMaxUnrolledTailStores stores
+  // that touches no register tensor (a tile copied from shared to global
+  // memory) needs no constant indices: its loops stay loops instead of
+  // being unrolled. It runs only on the tiles at the tensor's edge, and
+  // unrolled it was a straight line of one predicated store per element,
+  // 128 of them per thread in matmul_tc_t's epilogue: 30% of that kernel's
+  // compile (docs/benchmarks.md). Smaller nests stay unrolled: LLVM would
+  // unroll their loops again, at a higher cost than ours (attention_fwd's
+  // 32-element tail).
+  static constexpr int64_t kMaxUnrolledTailStores = 64;
+  static Stmt RollWithoutRegisters(const Stmt& nest) {
+    struct Registers : Visitor {
+      bool found = false;
+      void Visit(const Load* l) override {
+        found = found || l->buffer->scope == MemScope::Register;
+        Visitor::Visit(l);
+      }
+      void Visit(const Store* s) override {
+        found = found || s->buffer->scope == MemScope::Register;
+        Visitor::Visit(s);
+      }
+      void Visit(const Call* c) override {
+        found = found || !c->buffers.empty();  // fragments of tensor-core operations
+        Visitor::Visit(c);
+      }
+    } registers;
+    static_cast<Visitor&>(registers).Walk(nest);
+    if (registers.found) return nest;
+    struct Roll : Mutator {
+      Stmt Visit(const For* f, const Stmt& self) override {
+        Stmt body = Mutate(f->body);
+        if (!f->unroll && body == f->body) return self;
+        return For::Make(f->var, f->begin, f->end, f->step, /*unroll=*/false, body);
+      }
+    } roll;
+    return static_cast<Mutator&>(roll).Mutate(nest);
   }
 
   // The counters of the nest: f and the nest loops in its bodies and

@@ -26,12 +26,12 @@ kernel sum_all(X: f32[N], Y: f32[1]) implements total block(1) {
 // A mapping whose repeat parts unroll (each at most 64 tasks), 64 * 64 tasks
 // per thread: the outer repeat loop stays a loop.
 kernel tiles(X: f32[N], Y: f32[N]) grid(1) block(32) {
-  for (i, j) in repeat(64, 1) * repeat(1, 64) * spatial(1, 32) on threadIdx.x {  // expected-warning {{loop not unrolled: 64 iterations of 577 statements}}
+  for (i, j) in repeat(64, 1) * repeat(1, 64) * spatial(1, 32) on threadIdx.x {  // expected-warning {{loop not unrolled: 64 iterations of 263 statements}}
     let g = i * 2048 + j;
     if (g < N) { Y[g] = X[g]; }
   }
 }
-// WARN: fail_unroll_limit.tm:29:3: warning: loop not unrolled: 64 iterations of 577 statements
+// WARN: fail_unroll_limit.tm:29:3: warning: loop not unrolled: 64 iterations of 263 statements
 
 // CUDA-NOT: #pragma unroll
 // CUDA: for (int32_t i_{{[0-9]+}} = 0; i_{{[0-9]+}} < 100000000; i_{{[0-9]+}} += 1) {

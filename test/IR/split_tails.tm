@@ -91,3 +91,42 @@ kernel big_predicable(Y: f32[M, N]) grid(cdiv(N, 64), cdiv(M, 64)) block(64) {
 // CHECK-NEXT: Y[gi, gj] = acc[
 // CHECK-NOT: else
 // CHECK-LABEL: {{^}}}
+
+// A large tile copied from shared to global memory (16 rows of 8
+// elements per thread, as a staged epilogue): the fast copy is unrolled,
+// the guarded copy, which touches no register tensor and runs only at the
+// tensor's edge, keeps its loops rolled.
+// RUN: %tmc run %s --kernel staged_copy --shape M=100,N=72 --check-bounds | FileCheck %s --check-prefix=RESULT
+// RUN: %tmc run %s --kernel staged_copy --shape M=128,N=128 | FileCheck %s --check-prefix=RESULT
+// RESULT: result:{{ +}}PASS
+op copy2d(X: f32[M, N]) -> f32[M, N] {
+  out[i, j] = X[i, j];
+}
+kernel staged_copy(X: f32[M, N], Y: f32[M, N]) implements copy2d
+    where N % 8 == 0 grid(cdiv(N, 128), cdiv(M, 128)) block(128) {
+  shared t: f32[128, 136];
+  for (i, j) in repeat(8, 1) * spatial(16, 8) * repeat(1, 16) on threadIdx.x {
+    let gi = blockIdx.y * 128 + i;
+    let gj = blockIdx.x * 128 + j;
+    t[i, j] = gi < M && gj < N ? X[gi, gj] : 0.0;
+  }
+  sync;
+  for (i, j) in repeat(16, 1) * spatial(8, 16) * repeat(1, 8) on threadIdx.x {
+    let gi = blockIdx.y * 128 + i;
+    let gj = blockIdx.x * 128 + j;
+    if (gi < M && gj < N) { Y[gi, gj] = t[i, j]; }
+  }
+}
+// CHECK-LABEL: kernel staged_copy
+// CHECK: sync
+// CHECK: if (w < 128) {
+// CHECK-NEXT: if (
+// CHECK-NEXT: for r0 in [0, 16) unroll {
+// CHECK-NEXT: for r1 in [0, 8) unroll {
+// CHECK-NOT: if
+// CHECK: Y[gi, gj] = t[i, j]
+// CHECK: } else {
+// CHECK-NEXT: for r0 in [0, 16) {
+// CHECK-NEXT: for r1 in [0, 8) {
+// CHECK: if ((gi < M) && (gj < N)) {
+// CHECK-NEXT: Y[gi, gj] = t[i, j]

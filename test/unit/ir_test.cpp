@@ -5,6 +5,7 @@
 #include <map>
 #include <random>
 
+#include "ir/linear_form.h"
 #include "ir/printer.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "ir/transforms/lower_task_mappings.h"
@@ -173,6 +174,57 @@ TEST(Simplify, UsesThreadRanges) {
   PassContext ctx;
   Simplify(fn, ctx);
   EXPECT_EQ(Print(fn.body), "let t: i32 = threadIdx.x\nout[t] = 0\n");
+}
+
+TEST(LinearForm, DifferencesThroughLets) {
+  Function fn;
+  Expr tid = Call::Make(ScalarKind::I32, Intrinsic::ThreadIdxX, {});
+  VarPtr w1 = NewVar(fn, "w", ScalarKind::I32), w2 = NewVar(fn, "w", ScalarKind::I32);
+  VarPtr i = NewVar(fn, "i", ScalarKind::I32), r = NewVar(fn, "r", ScalarKind::I32);
+  auto div4 = [](const VarPtr& v) { return Binary::Make(BinaryOp::Div, VarRef::Make(v), I(4)); };
+  LetValues lets = {{w1.get(), Binary::Make(BinaryOp::Mod, tid, I(32))},
+                    {w2.get(), Binary::Make(BinaryOp::Mod, tid, I(32))},
+                    {i.get(), Binary::Make(BinaryOp::Add, I(8), div4(w1))},
+                    {r.get(), div4(w2)}};
+  EXPECT_EQ(ConstantDifference(VarRef::Make(i), VarRef::Make(r), lets), 8);
+  EXPECT_EQ(ConstantDifference(VarRef::Make(r), VarRef::Make(i), lets), -8);
+  // Without the lets' values, w1 and w2 are different variables.
+  EXPECT_EQ(ConstantDifference(VarRef::Make(i), VarRef::Make(r), {}), std::nullopt);
+  // 2x - (x + x), and 3 (x - 1) - 3x.
+  Expr x = VarRef::Make(w1);
+  EXPECT_EQ(ConstantDifference(Binary::Make(BinaryOp::Mul, I(2), x), Binary::Make(BinaryOp::Add, x, x), {}), 0);
+  EXPECT_EQ(ConstantDifference(Binary::Make(BinaryOp::Mul, Binary::Make(BinaryOp::Sub, x, I(1)), I(3)),
+                               Binary::Make(BinaryOp::Mul, x, I(3)), {}),
+            -3);
+}
+
+TEST(LinearForm, WrapsInTheType) {
+  Function fn;
+  Expr x = VarRef::Make(NewVar(fn, "x", ScalarKind::I32));
+  // x + 2^31 and x - 2^31 are the same i32.
+  Expr min = IntImm::Make(ScalarKind::I32, INT32_MIN);
+  EXPECT_EQ(ConstantDifference(Binary::Make(BinaryOp::Add, x, min), Binary::Make(BinaryOp::Sub, x, min), {}), 0);
+  Expr y = VarRef::Make(NewVar(fn, "y", ScalarKind::U8));
+  auto u8 = [](int64_t v) { return IntImm::Make(ScalarKind::U8, v); };
+  EXPECT_EQ(ConstantDifference(Binary::Make(BinaryOp::Add, y, u8(4)), Binary::Make(BinaryOp::Add, y, u8(250)), {}), 10);
+}
+
+TEST(LinearForm, UnknownValuesAreNotCompared) {
+  Function fn;
+  VarPtr k = NewVar(fn, "k", ScalarKind::I32, /*is_mutable=*/true);
+  Expr vk = VarRef::Make(k);
+  EXPECT_EQ(ConstantDifference(vk, vk, {}), std::nullopt);  // a mutable variable: no atom
+  auto buf = std::make_shared<Buffer>();
+  buf->name = "X";
+  buf->elem = ScalarKind::I32;
+  buf->shape = {I(4)};
+  Expr load = Load::Make(buf, {I(0)});
+  EXPECT_EQ(ConstantDifference(load, load, {}), std::nullopt);
+  Expr shfl = Call::Make(ScalarKind::I32, Intrinsic::ShflXor, {I(3), I(1)});
+  EXPECT_EQ(ConstantDifference(shfl, shfl, {}), std::nullopt);  // another lane's value
+  // Different types are not compared.
+  Expr x = VarRef::Make(NewVar(fn, "x", ScalarKind::I64));
+  EXPECT_EQ(ConstantDifference(x, Cast::Make(ScalarKind::I32, x), {}), std::nullopt);
 }
 
 TEST(FlattenBuffers, Layouts) {

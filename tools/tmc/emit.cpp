@@ -134,6 +134,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
                 : o.debug_info == DebugInfo::LineTables ? codegen::LlvmEmitOptions::Debug::LineTables
                                                         : codegen::LlvmEmitOptions::Debug::None;
   eopts.sources = &diags.sources();
+  eopts.verify = o.verify_each;
   std::unique_ptr<llvm::Module> lm;
   {
     StageTimer timer("LLVM IR emission");

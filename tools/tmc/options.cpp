@@ -234,7 +234,7 @@ const Flag kFlags[] = {
      [](Options* o, const std::string&, std::string*) { return o->print_after_all = true, true; }},
     {"--stop-after", Form::Separate, "PASS", kCompile, "stop the pipeline after PASS",
      [](Options* o, const std::string& v, std::string* e) { return CheckPass(v, e) && (o->stop_after = v, true); }},
-    {"--verify-each", Form::Switch, nullptr, kCompile, "verify the IR after every pass",
+    {"--verify-each", Form::Switch, nullptr, kCompile, "verify the IR after every pass and the LLVM module",
      [](Options* o, const std::string&, std::string*) { return o->verify_each = true, true; }},
     {"--parse-only", Form::Switch, nullptr, kCompile, "stop after parsing (with --emit=ast: the raw tree)",
      [](Options* o, const std::string&, std::string*) { return o->parse_only = true, true; }},
