@@ -11,13 +11,18 @@ bool Constant(const Expr& x, const IsConstant& constant) {
 // A register element at constant indices (a register array read out of
 // range is undefined in LLVM): literal indices must lie in their literal
 // dimensions; others (counters of loops split-tails will unroll) are
-// checked once they are literals.
+// checked once they are literals. One index per dimension: flattening
+// leaves a multi-dimensional array's shape as it was and gives its
+// accesses one flat index, which says nothing about each dimension (the
+// CPU executor's bounds check reports `r[0, 5]` of an f32[2, 4] even when
+// the flat element exists).
 bool ConstantRegisterElement(const Buffer& b, const std::vector<Expr>& indices, const IsConstant& constant) {
+  if (indices.size() != b.shape.size()) return false;
   for (size_t k = 0; k < indices.size(); ++k) {
     if (!Constant(indices[k], constant)) return false;
     auto i = AsConstInt(indices[k]);
-    auto n = k < b.shape.size() && indices.size() == b.shape.size() ? AsConstInt(b.shape[k]) : std::nullopt;
-    if (i && n && (*i < 0 || *i >= *n)) return false;
+    auto n = AsConstInt(b.shape[k]);
+    if (i && (!n || *i < 0 || *i >= *n)) return false;
   }
   return true;
 }

@@ -59,7 +59,12 @@ constexpr const char* kTriple = "nvptx64-nvidia-cuda";
 //   that user is often the latch's phi: attention_tma's row sums (`ls +=
 //   s[i, j]`) went from beside the exponentials that feed them to after
 //   the P V wgmma, which kept the 32 exponentials live across it: 107
-//   registers instead of 94 (nvcc 98).
+//   registers instead of 94 (nvcc 98);
+// - slp-vectorize-hor=false: the SLP vectorizer does not look for
+//   horizontal reductions (a sum of 32 values as one vector reduction).
+//   NVPTX has no vector f32 arithmetic to reduce with, and the search over
+//   the unrolled fragment sums of attention was a tenth of attention_tma's
+//   compile, for the same PTX on every example and stdlib kernel.
 void SetLlvmOptions() {
   auto& options = llvm::cl::getRegisteredOptions();
   auto set = [&](const char* name, bool value) {
@@ -69,6 +74,7 @@ void SetLlvmOptions() {
   set("nvptx-short-ptr", true);
   set("enable-pre", false);
   set("instcombine-code-sinking", false);
+  set("slp-vectorize-hor", false);
   auto it = options.find("licm-mssa-max-acc-promotion");
   if (it != options.end()) static_cast<llvm::cl::opt<unsigned>*>(it->second)->setValue(64);
 }

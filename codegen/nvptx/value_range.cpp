@@ -38,10 +38,10 @@ llvm::ConstantRange CallRange(const llvm::CallBase* call, const std::array<int64
       }
       case LI::nvvm_read_ptx_sreg_ctaid_x:
       case LI::nvvm_read_ptx_sreg_ctaid_y:
-      case LI::nvvm_read_ptx_sreg_ctaid_z: return Between(bits, 0, INT32_MAX);
+      case LI::nvvm_read_ptx_sreg_ctaid_z: return Between(bits, 0, INT32_MAX);  // below %nctaid
       case LI::nvvm_read_ptx_sreg_nctaid_x:
       case LI::nvvm_read_ptx_sreg_nctaid_y:
-      case LI::nvvm_read_ptx_sreg_nctaid_z: return Between(bits, 1, INT32_MAX);
+      case LI::nvvm_read_ptx_sreg_nctaid_z: return Between(bits, 1, int64_t{1} << 31);
       case LI::smin:
       case LI::smax:
       case LI::umin:

@@ -84,7 +84,10 @@ class Simplifier : public Mutator {
       if (!fn_) return std::nullopt;
       int i = static_cast<int>(c->intrinsic);
       if (c->intrinsic >= Intrinsic::ThreadIdxX && c->intrinsic <= Intrinsic::ThreadIdxZ) {
+        // A device function has no block of its own: any of its callers'
+        // blocks, up to the hardware's 1024 threads.
         size_t axis = static_cast<size_t>(i - static_cast<int>(Intrinsic::ThreadIdxX));
+        if (fn_->block.empty()) return Interval{0, 1023};
         int64_t n = axis < fn_->block.size() ? fn_->block[axis] : 1;
         return Interval{0, n - 1};
       }

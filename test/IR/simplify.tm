@@ -101,3 +101,44 @@ kernel masked(X: f32[M, N], c: f32, Y: f32[M, N]) implements scale_masked
 // SELECT-NEXT: } else {
 // SELECT-NEXT: sel = 0.0
 // SELECT: sel = select((j < N), (v[{{[0-9]}}] * c), -inf)
+
+// A device function has no block of its own: threadIdx.x ranges over any
+// caller's block, so lane_id (threadIdx.x % 32) stays a remainder (it was
+// folded to threadIdx.x, as if the block had one thread).
+// RUN: %tmc %s --emit=ir --kernel lanes64 | FileCheck %s --check-prefix=DEVICE
+// RUN: %tmc run %s --kernel lanes64 | FileCheck %s --check-prefix=RESULT
+op lane_of(X: i32[64]) -> i32[64] {
+  out[i] = i % 32;
+}
+func write_lanes(Y: i32[64]) {
+  Y[threadIdx.x] = lane_id;
+}
+kernel lanes64(X: i32[64], Y: i32[64]) implements lane_of grid(1) block(64) {
+  write_lanes(Y);
+}
+// DEVICE-LABEL: func write_lanes
+// DEVICE: Y[threadIdx.x] = (threadIdx.x % 32)
+
+// A read of a multi-dimensional register array is speculated only while
+// it has one index per dimension: after flattening, `r[8]` of an f32[2,
+// 4] could be any dimension's overflow (r[1, j] with j = 4..7 here, which
+// the source reads only when j < n), so its branch stays.
+// RUN: %tmc %s --emit=ir --kernel guarded_rows | FileCheck %s --check-prefix=ROWS2
+// RUN: %tmc run %s --kernel guarded_rows --arg n=4 --check-bounds 2>&1 | FileCheck %s --check-prefix=RESULT
+op first_half(X: f32[8], n: i32) -> f32[8] {
+  out[j] = j < n ? X[4 + j] : 0.0;
+}
+kernel guarded_rows(X: f32[8], n: i32, Y: f32[8]) implements first_half grid(1) block(1) {
+  register r: f32[2, 4];
+  for i in unroll(2) { for j in unroll(4) { r[i, j] = X[i * 4 + j]; } }
+  for j in unroll(8) {
+    let v = j < n ? r[1, j] : 0.0;
+    Y[j] = v;
+  }
+}
+// ROWS2-LABEL: kernel guarded_rows
+// ROWS2: sel = select((0 < n), r[4], 0.0)
+// ROWS2: sel = select((3 < n), r[7], 0.0)
+// ROWS2: if (4 < n) {
+// ROWS2-NEXT: sel = r[8]
+// ROWS2-NEXT: } else {
