@@ -85,8 +85,10 @@ stmt
   | RETURN (expr (COMMA expr)*)? SEMI                                        # returnStmt
   | SYNC SEMI                                                # syncStmt
   | block                                                    # blockStmt
-  | expr assignOp expr SEMI                                  # assignStmt
-  | expr SEMI                                                # exprStmt
+  // An assignment or an expression: one alternative, so that the parser
+  // decides on the token after the first expression (an assignment
+  // operator or ';') instead of scanning ahead through it.
+  | expr (assignOp expr)? SEMI                               # exprStmt
   ;
 
 ifStatement : IF LPAREN expr RPAREN block (ELSE (block | ifStatement))? ;

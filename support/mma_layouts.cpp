@@ -45,8 +45,12 @@ TaskMapping WgmmaA() {
 
 bool SameAssignment(const TaskMapping& m, const TaskMapping& layout) {
   if (m.Workers() != layout.Workers() || m.Shape() != layout.Shape()) return false;
-  for (int64_t w = 0; w < m.Workers(); ++w)
-    if (m.TasksOf(w) != layout.TasksOf(w)) return false;
+  std::vector<int64_t> a, b;
+  for (int64_t w = 0; w < m.Workers(); ++w) {
+    m.FlatTasksOf(w, &a);
+    layout.FlatTasksOf(w, &b);
+    if (a != b) return false;
+  }
   return true;
 }
 
@@ -61,25 +65,30 @@ std::optional<std::vector<FragmentPiece>> Split(const TaskMapping& m, const std:
   int64_t regs = first.TaskCount() / first.Workers();
   int64_t per_worker = m.TaskCount() / m.Workers();
   if (per_worker % regs != 0) return std::nullopt;
-  std::vector<std::vector<Task>> mine(static_cast<size_t>(m.Workers()));
-  std::vector<std::vector<std::vector<Task>>> want(layouts.size());
+  // Each worker's tasks flattened: (row, column) at 2 i, 2 i + 1.
+  std::vector<std::vector<int64_t>> mine(static_cast<size_t>(m.Workers()));
+  std::vector<std::vector<std::vector<int64_t>>> want(layouts.size());
   for (int64_t w = 0; w < m.Workers(); ++w) {
-    mine[static_cast<size_t>(w)] = m.TasksOf(w);
-    for (size_t k = 0; k < layouts.size(); ++k) want[k].push_back(layouts[k].TasksOf(w));
+    m.FlatTasksOf(w, &mine[static_cast<size_t>(w)]);
+    for (size_t k = 0; k < layouts.size(); ++k) {
+      if (layouts[k].Rank() != 2) return std::nullopt;
+      want[k].emplace_back();
+      layouts[k].FlatTasksOf(w, &want[k].back());
+    }
   }
   std::vector<FragmentPiece> out;
   for (int64_t p = 0; p < per_worker / regs; ++p) {
     bool found = false;
     for (size_t k = 0; k < layouts.size() && !found; ++k) {
       // Worker 0 holds the piece's top-left element first in every layout.
-      const Task& origin = mine[0][static_cast<size_t>(p * regs)];
-      const Task& base = want[k][0][0];
+      const int64_t* origin = &mine[0][static_cast<size_t>(2 * p * regs)];
+      const int64_t* base = &want[k][0][0];
       int64_t dr = origin[0] - base[0], dc = origin[1] - base[1];
       bool match = true;
       for (size_t w = 0; w < mine.size() && match; ++w)
         for (int64_t r = 0; r < regs && match; ++r) {
-          const Task& t = mine[w][static_cast<size_t>(p * regs + r)];
-          const Task& h = want[k][w][static_cast<size_t>(r)];
+          const int64_t* t = &mine[w][static_cast<size_t>(2 * (p * regs + r))];
+          const int64_t* h = &want[k][w][static_cast<size_t>(2 * r)];
           match = t[0] == h[0] + dr && t[1] == h[1] + dc;
         }
       if (match) {

@@ -99,6 +99,43 @@ void TaskMapping::ForEachTaskFrom(size_t atom, int64_t w, Task& base,
   base = saved;
 }
 
+void TaskMapping::FlatTasksOf(int64_t w, std::vector<int64_t>* out) const {
+  out->clear();
+  if (w < 0 || w >= workers_ || atoms_.empty()) return;
+  size_t rank = shape_.size(), n = atoms_.size();
+  // Each atom's tasks for its part of w, already scaled by the shapes of
+  // the atoms to its right (flattened); then every combination, the last
+  // atom fastest, as ForEachTaskFrom's recursion visits them.
+  std::vector<std::vector<int64_t>> parts(n);
+  Task scale(rank, 1);
+  int64_t rest = 1;  // workers of the atoms to the right
+  for (size_t i = n; i-- > 0;) {
+    const MappingAtom& a = atoms_[i];
+    for (const Task& t : AtomTasks(a, (w / rest) % a.Workers()))
+      for (size_t d = 0; d < rank; ++d) parts[i].push_back(d < t.size() ? t[d] * scale[d] : 0);
+    rest *= a.Workers();
+    for (size_t d = 0; d < rank && d < a.dims.size(); ++d) scale[d] *= a.dims[d];
+  }
+  for (const std::vector<int64_t>& p : parts)
+    if (p.empty() || rank == 0) return;  // an atom without tasks
+  std::vector<size_t> at(n, 0);  // offsets into parts
+  for (;;) {
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t v = 0;
+      for (size_t i = 0; i < n; ++i) v += parts[i][at[i] + d];
+      out->push_back(v);
+    }
+    size_t i = n;
+    while (i > 0) {
+      --i;
+      at[i] += rank;
+      if (at[i] < parts[i].size()) break;
+      at[i] = 0;
+      if (i == 0) return;
+    }
+  }
+}
+
 std::vector<Task> TaskMapping::TasksOf(int64_t w) const {
   std::vector<Task> tasks;
   ForEachTask(w, [&](const Task& t) { tasks.push_back(t); });

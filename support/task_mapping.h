@@ -41,6 +41,10 @@ class TaskMapping {
 
   /// The ordered tasks of worker `w`; empty when w is out of [0, workers).
   std::vector<Task> TasksOf(int64_t w) const;
+  /// The same tasks in one array, Rank() values per task: no allocation per
+  /// task. Comparing fragment layouts lane by lane (mma_layouts.h) asks for
+  /// every task of 128 workers several times per wgmma operand.
+  void FlatTasksOf(int64_t w, std::vector<int64_t>* out) const;
   /// Calls `fn(task)` for each task of worker `w`, in order, without
   /// materializing the list (used on large mappings).
   template <typename Fn>

@@ -250,7 +250,8 @@ class Builder {
       return n;
     }
     if (auto* s = dynamic_cast<P::BlockStmtContext*>(c)) return Block(s->block());
-    if (auto* s = dynamic_cast<P::AssignStmtContext*>(c)) {
+    auto* s = static_cast<P::ExprStmtContext*>(c);
+    if (s->assignOp()) {
       auto* n = New<AssignStmt>(c);
       n->target = Expr(s->expr(0));
       n->value = Expr(s->expr(1));
@@ -258,9 +259,8 @@ class Builder {
       n->op = AssignOpOf(s->assignOp()->getStart()->getType());
       return n;
     }
-    auto* s = static_cast<P::ExprStmtContext*>(c);
     auto* n = New<ExprStmt>(c);
-    n->expr = Expr(s->expr());
+    n->expr = Expr(s->expr(0));
     return n;
   }
 

@@ -92,6 +92,10 @@ TEST(TaskMapping, RandomCompositionsMatchDefinitionAndCoverOnce) {
     for (int64_t w = 0; w < m.Workers(); ++w) {
       std::vector<Task> tasks = m.TasksOf(w);
       EXPECT_EQ(tasks, Reference(m.Atoms(), 0, w)) << m.ToString() << " worker " << w;
+      std::vector<int64_t> flat, expected;
+      m.FlatTasksOf(w, &flat);
+      for (const Task& t : tasks) expected.insert(expected.end(), t.begin(), t.end());
+      EXPECT_EQ(flat, expected) << m.ToString() << " worker " << w;
       EXPECT_EQ(static_cast<int64_t>(tasks.size()), m.TaskCount() / m.Workers());
       for (const Task& t : tasks) {
         for (int d = 0; d < rank; ++d) {
@@ -101,6 +105,9 @@ TEST(TaskMapping, RandomCompositionsMatchDefinitionAndCoverOnce) {
         ++seen[t];
       }
     }
+    std::vector<int64_t> none = {7};
+    m.FlatTasksOf(m.Workers(), &none);
+    EXPECT_TRUE(none.empty());  // out of range: no tasks, as TasksOf
     EXPECT_EQ(static_cast<int64_t>(seen.size()), m.TaskCount()) << m.ToString();
     for (const auto& [t, c] : seen) EXPECT_EQ(c, 1) << m.ToString();
   }
