@@ -101,8 +101,8 @@ void TaskMapping::ForEachTaskFrom(size_t atom, int64_t w, Task& base,
 
 void TaskMapping::FlatTasksOf(int64_t w, std::vector<int64_t>* out) const {
   out->clear();
-  if (w < 0 || w >= workers_ || atoms_.empty()) return;
   size_t rank = shape_.size(), n = atoms_.size();
+  if (w < 0 || w >= workers_ || n == 0 || rank == 0) return;
   // Each atom's tasks for its part of w, already scaled by the shapes of
   // the atoms to its right (flattened); then every combination, the last
   // atom fastest, as ForEachTaskFrom's recursion visits them.
@@ -117,7 +117,7 @@ void TaskMapping::FlatTasksOf(int64_t w, std::vector<int64_t>* out) const {
     for (size_t d = 0; d < rank && d < a.dims.size(); ++d) scale[d] *= a.dims[d];
   }
   for (const std::vector<int64_t>& p : parts)
-    if (p.empty() || rank == 0) return;  // an atom without tasks
+    if (p.empty()) return;  // an atom without tasks
   std::vector<size_t> at(n, 0);  // offsets into parts
   for (;;) {
     for (size_t d = 0; d < rank; ++d) {

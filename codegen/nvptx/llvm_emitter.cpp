@@ -221,8 +221,6 @@ class Emitter {
     vars_.clear();
     buffers_.clear();
     register_words_ = 0;
-    block_ = {};
-    for (size_t d = 0; d < fn.block.size() && d < 3; ++d) block_[d] = fn.block[d];
     predicate_guards_ = !o_.host && CountPredicableGuards(fn.body) >= kPredicatedGuardsFrom;
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", f_);
     b_.SetInsertPoint(entry_);
@@ -712,7 +710,9 @@ class Emitter {
       if (!AsConstInt(d)) return false;
     for (const Expr& a : buf.layout_args)
       if (!AsConstInt(a)) return false;
-    llvm::ConstantRange r = ValueRange(i, block_);
+    std::array<int64_t, 3> block{};  // 0: unknown (a device function)
+    for (size_t d = 0; d < fn_->block.size() && d < block.size(); ++d) block[d] = fn_->block[d];
+    llvm::ConstantRange r = ValueRange(i, block);
     unsigned bits = r.getBitWidth();
     return !r.isEmptySet() && r.getSignedMin().isNonNegative() &&
            r.getSignedMax().slt(llvm::APInt(bits, static_cast<uint64_t>(AllocatedElements(buf)), true));
@@ -1732,7 +1732,6 @@ class Emitter {
   llvm::Value* predicate_ = nullptr;  // set while emitting a predicated body: shared reads take it
   llvm::Align access_align_{1};  // of the address FlatAddress returned last
   llvm::Value* last_index_ = nullptr;  // the element offset of that address
-  std::array<int64_t, 3> block_{};     // the kernel's block extents (0: unknown)
   std::unique_ptr<llvm::DIBuilder> dib_;
   llvm::DISubprogram* sp_ = nullptr;
   std::map<const Buffer*, llvm::Value*> extents_;

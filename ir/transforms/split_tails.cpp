@@ -40,33 +40,33 @@ std::optional<Counter> NestLoop(const For* f) {
   return Counter{*b, *b + (trips - 1) * *st, *st, trips};
 }
 
-// Statements once the nest loops inside s are unrolled (the unit of
-// kMaxUnrolledStatements).
-int64_t UnrolledSize(const Stmt& s) {
+// What `measure` counts in s once the nest loops inside s are unrolled:
+// Seqs are summed and each nest loop counts its body once per trip;
+// `measure` takes every other statement.
+int64_t Unrolled(const Stmt& s, int64_t (*measure)(const Stmt&)) {
   if (auto* q = s->as<Seq>()) {
     int64_t n = 0;
-    for (const Stmt& t : q->stmts) n += UnrolledSize(t);
+    for (const Stmt& t : q->stmts) n += Unrolled(t, measure);
     return n;
   }
   if (auto* f = s->as<For>())
-    if (auto c = NestLoop(f)) return c->trips * UnrolledSize(f->body);
-  return CountStatements(s);
+    if (auto c = NestLoop(f)) return c->trips * Unrolled(f->body, measure);
+  return measure(s);
 }
 
-// Stores once the nest loops inside s are unrolled.
-int64_t UnrolledStores(const Stmt& s) {
-  if (auto* q = s->as<Seq>()) {
-    int64_t n = 0;
-    for (const Stmt& t : q->stmts) n += UnrolledStores(t);
-    return n;
-  }
-  if (auto* f = s->as<For>()) {
-    auto c = NestLoop(f);
-    return (c ? c->trips : 1) * UnrolledStores(f->body);
-  }
-  if (auto* i = s->as<IfStmt>()) return std::max(UnrolledStores(i->then_body), i->else_body ? UnrolledStores(i->else_body) : 0);
+// Statements once the nest loops inside s are unrolled (the unit of
+// kMaxUnrolledStatements).
+int64_t UnrolledSize(const Stmt& s) { return Unrolled(s, CountStatements); }
+
+// Stores once the nest loops inside s are unrolled, counting the larger
+// branch of an if and a loop that stays a loop once.
+int64_t StoresOf(const Stmt& s) {
+  if (auto* f = s->as<For>()) return Unrolled(f->body, StoresOf);
+  if (auto* i = s->as<IfStmt>())
+    return std::max(Unrolled(i->then_body, StoresOf), i->else_body ? Unrolled(i->else_body, StoresOf) : 0);
   return s->kind == StmtKind::Store ? 1 : 0;
 }
+int64_t UnrolledStores(const Stmt& s) { return Unrolled(s, StoresOf); }
 
 class Split : public Mutator {
  protected:
