@@ -102,39 +102,58 @@ assignOp
   ;
 
 // ---------------------------------------------------------------- expressions
-// Alternatives are listed from the tightest binding to the loosest, as in C.
-// A reduction `sum(k < K) body` binds loosest of all: its body extends as far
-// to the right as possible.
+// An expression is read flat: operands separated by binary operators, then
+// an optional `? :`. The AST builder groups the operands by the operators'
+// precedence, as in C (* / % over + - over << >> over < <= > >= over == !=
+// over & over ^ over | over && over ||, each left-associative); `c ? a : b`
+// binds looser and associates to the right. Flat, the parser decides each
+// step on the next token alone: a left-recursive rule, one alternative per
+// precedence level, made ANTLR run its adaptive prediction at every operator
+// and operand (a third of the time to parse a file).
 expr
-  : primary                                            # primaryExpr
-  | expr LBRACK exprList RBRACK                        # indexExpr
-  | expr DOT ID                                        # memberExpr
-  | <assoc=right> op=(MINUS | PLUS | NOT | TILDE) expr  # unaryExpr
-  | expr op=(STAR | SLASH | PERCENT) expr              # binaryExpr
-  | expr op=(PLUS | MINUS) expr                        # binaryExpr
-  | expr op=(SHL | SHR) expr                           # binaryExpr
-  | expr op=(LT | LE | GT | GE) expr                   # binaryExpr
-  | expr op=(EQ | NE) expr                             # binaryExpr
-  | expr op=AMP expr                                   # binaryExpr
-  | expr op=CARET expr                                 # binaryExpr
-  | expr op=PIPE expr                                  # binaryExpr
-  | expr op=ANDAND expr                                # binaryExpr
-  | expr op=OROR expr                                  # binaryExpr
-  | <assoc=right> expr QUESTION expr COLON expr        # ternaryExpr
-  | ID LPAREN reduceVar (COMMA reduceVar)* RPAREN expr # reduceExpr
+  : operand (op+=(STAR | SLASH | PERCENT | PLUS | MINUS | SHL | SHR | LT | LE | GT | GE
+                 | EQ | NE | AMP | CARET | PIPE | ANDAND | OROR) operand)*
+    (QUESTION expr COLON expr)?
   ;
 
-reduceVar : ID LT expr ;
+// A prefix operator binds looser than indexing and member access: -x[i] is
+// -(x[i]). The prefixes recurse (so that the parser's depth guard sees them).
+operand
+  : op=(MINUS | PLUS | NOT | TILDE) operand
+  | primary (LBRACK exprList RBRACK | DOT ID)*
+  ;
 
 primary
   : INT_LIT                              # intLit
   | FLOAT_LIT                            # floatLit
   | (TRUE | FALSE)                       # boolLit
-  // A name, or a call: one alternative, so that the parser decides on the
-  // next token alone ('('), without ANTLR's adaptive prediction.
-  | ID (LPAREN exprList? RPAREN)?        # nameOrCallPrimary
+  // A name, a call, or a reduction `sum(k < K) body`: a call with a body.
+  // The AST builder checks that a reduction's arguments read `name < extent`.
+  // The body is optional non-greedily: where both readings parse, as in
+  // `where f(B) grid(...)`, the call ends and a launch clause follows.
+  | ID (LPAREN exprList? RPAREN reduceBody??)?  # nameOrCallPrimary
   | scalarType LPAREN expr RPAREN        # castPrimary
   | LPAREN expr RPAREN                   # parenPrimary
+  ;
+
+// A reduction's body binds loosest of all: it extends as far to the right as
+// the expression goes. It has rules of its own, not expr and operand, so
+// that their loops stay decidable on one token: only the body's loops are
+// ambiguous (does `[i]` after `sum(k < K) x` index x or the sum?), and ANTLR
+// resolves them greedily, as the body should. A body does not begin with a
+// sign: `sum(k < K) -x[k]` is read as the call minus x[k], which the AST
+// builder turns into the reduction of -x[k].
+reduceBody
+  : (op=(NOT | TILDE) bodyOperand | primary (LBRACK exprList RBRACK | DOT ID)*) bodyTail
+  ;
+bodyOperand
+  : op=(MINUS | PLUS | NOT | TILDE) bodyOperand
+  | primary (LBRACK exprList RBRACK | DOT ID)*
+  ;
+bodyTail
+  : (op+=(STAR | SLASH | PERCENT | PLUS | MINUS | SHL | SHR | LT | LE | GT | GE
+         | EQ | NE | AMP | CARET | PIPE | ANDAND | OROR) bodyOperand)*
+    (QUESTION expr COLON bodyOperand bodyTail)?
   ;
 
 exprList : expr (COMMA expr)* ;

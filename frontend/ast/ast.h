@@ -155,9 +155,6 @@ struct ReduceExpr : Expr {
   };
   std::vector<Var> vars;
   Expr* body = nullptr;
-  /// Rebuilt from `sum(k < K) - x ...`, which the grammar reads as a call
-  /// minus x: its body still takes the operators to its right.
-  bool open_body = false;
 };
 
 // ------------------------------------------------------------------ types

@@ -2,8 +2,12 @@
 // the alternatives; each gets one case here.
 #include "frontend/parse/ast_builder.h"
 
+#include <algorithm>
+
 #include <cerrno>
 #include <cstdlib>
+#include <optional>
+#include <unordered_set>
 
 namespace tmc {
 namespace {
@@ -91,8 +95,9 @@ class Builder {
 
   std::vector<ast::Expr*> Exprs(P::ExprListContext* list) {
     std::vector<ast::Expr*> out;
-    if (list)
-      for (auto* e : list->expr()) out.push_back(Expr(e));
+    if (list)  // children: expr (',' expr)*
+      for (size_t i = 0; i < list->children.size(); i += 2)
+        out.push_back(Expr(static_cast<P::ExprContext*>(list->children[i])));
     return out;
   }
 
@@ -194,73 +199,97 @@ class Builder {
   }
 
   ast::Stmt* Stmt(P::StmtContext* c) {
-    if (auto* s = dynamic_cast<P::LetStmtContext*>(c)) {
-      auto* n = New<LetStmt>(c);
-      n->name = Id(s->ID());
-      if (s->type_()) n->type = Type(s->type_());
-      n->init = Expr(s->expr());
+    // The first token tells the alternative (Tm.g4's stmt), without a
+    // dynamic_cast per alternative tried.
+    switch (c->getStart()->getType()) {
+      case P::LET: return Let(static_cast<P::LetStmtContext*>(c));
+      case P::VAR: return Var(static_cast<P::VarStmtContext*>(c));
+      case P::SHARED: return Shared(static_cast<P::SharedStmtContext*>(c));
+      case P::REGISTER: return Register(static_cast<P::RegisterStmtContext*>(c));
+      case P::IF: return If(static_cast<P::IfStmtContext*>(c)->ifStatement());
+      case P::FOR: return For(static_cast<P::ForStmtContext*>(c));
+      case P::WHILE: return While(static_cast<P::WhileStmtContext*>(c));
+      case P::BREAK: return New<BreakStmt>(c);
+      case P::CONTINUE: return New<ContinueStmt>(c);
+      case P::SYNC: return New<SyncStmt>(c);
+      case P::RETURN: return Return(static_cast<P::ReturnStmtContext*>(c));
+      case P::LBRACE: return Block(static_cast<P::BlockStmtContext*>(c)->block());
+      default: return ExprOrAssign(static_cast<P::ExprStmtContext*>(c));
+    }
+  }
+
+  ast::Stmt* Let(P::LetStmtContext* s) {
+    auto* n = New<LetStmt>(s);
+    n->name = Id(s->ID());
+    if (s->type_()) n->type = Type(s->type_());
+    n->init = Expr(s->expr());
+    return n;
+  }
+
+  ast::Stmt* Var(P::VarStmtContext* s) {
+    auto* n = New<VarStmt>(s);
+    n->name = Id(s->ID());
+    if (s->type_()) n->type = Type(s->type_());
+    if (s->expr()) n->init = Expr(s->expr());
+    return n;
+  }
+
+  ast::Stmt* Shared(P::SharedStmtContext* s) {
+    auto* n = New<SharedStmt>(s);
+    n->name = Id(s->ID());
+    n->type = Type(s->type_());
+    return n;
+  }
+
+  ast::Stmt* Register(P::RegisterStmtContext* s) {
+    auto* n = New<RegisterStmt>(s);
+    n->name = Id(s->ID());
+    n->type = Type(s->type_());
+    if (s->expr()) n->by = Expr(s->expr());
+    return n;
+  }
+
+  ast::Stmt* For(P::ForStmtContext* s) {
+    auto* n = New<ForStmt>(s);
+    for (auto* id : s->forVars()->ID()) n->vars.push_back(Id(id));
+    n->parenthesized = s->forVars()->LPAREN() != nullptr;
+    n->iter = Expr(s->expr(0));
+    if (s->ON()) n->worker = Expr(s->expr(1));
+    n->body = Block(s->block());
+    return n;
+  }
+
+  ast::Stmt* While(P::WhileStmtContext* s) {
+    auto* n = New<WhileStmt>(s);
+    n->cond = Expr(s->expr());
+    n->body = Block(s->block());
+    return n;
+  }
+
+  ast::Stmt* Return(P::ReturnStmtContext* s) {
+    auto* n = New<ReturnStmt>(s);
+    std::vector<P::ExprContext*> values = s->expr();
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (i == 0) n->value = Expr(values[i]);
+      else n->more.push_back(Expr(values[i]));
+    }
+    return n;
+  }
+
+  ast::Stmt* ExprOrAssign(P::ExprStmtContext* s) {
+    // children: expr (assignOp expr)? ';'
+    auto* target = static_cast<P::ExprContext*>(s->children[0]);
+    if (s->children.size() == 4) {
+      auto* op = static_cast<P::AssignOpContext*>(s->children[1]);
+      auto* n = New<AssignStmt>(s);
+      n->target = Expr(target);
+      n->value = Expr(static_cast<P::ExprContext*>(s->children[2]));
+      n->op_range = locate_.Range(op);
+      n->op = AssignOpOf(op->getStart()->getType());
       return n;
     }
-    if (auto* s = dynamic_cast<P::VarStmtContext*>(c)) {
-      auto* n = New<VarStmt>(c);
-      n->name = Id(s->ID());
-      if (s->type_()) n->type = Type(s->type_());
-      if (s->expr()) n->init = Expr(s->expr());
-      return n;
-    }
-    if (auto* s = dynamic_cast<P::SharedStmtContext*>(c)) {
-      auto* n = New<SharedStmt>(c);
-      n->name = Id(s->ID());
-      n->type = Type(s->type_());
-      return n;
-    }
-    if (auto* s = dynamic_cast<P::RegisterStmtContext*>(c)) {
-      auto* n = New<RegisterStmt>(c);
-      n->name = Id(s->ID());
-      n->type = Type(s->type_());
-      if (s->expr()) n->by = Expr(s->expr());
-      return n;
-    }
-    if (auto* s = dynamic_cast<P::IfStmtContext*>(c)) return If(s->ifStatement());
-    if (auto* s = dynamic_cast<P::ForStmtContext*>(c)) {
-      auto* n = New<ForStmt>(c);
-      for (auto* id : s->forVars()->ID()) n->vars.push_back(Id(id));
-      n->parenthesized = s->forVars()->LPAREN() != nullptr;
-      n->iter = Expr(s->expr(0));
-      if (s->ON()) n->worker = Expr(s->expr(1));
-      n->body = Block(s->block());
-      return n;
-    }
-    if (auto* s = dynamic_cast<P::WhileStmtContext*>(c)) {
-      auto* n = New<WhileStmt>(c);
-      n->cond = Expr(s->expr());
-      n->body = Block(s->block());
-      return n;
-    }
-    if (dynamic_cast<P::BreakStmtContext*>(c)) return New<BreakStmt>(c);
-    if (dynamic_cast<P::ContinueStmtContext*>(c)) return New<ContinueStmt>(c);
-    if (dynamic_cast<P::SyncStmtContext*>(c)) return New<SyncStmt>(c);
-    if (auto* s = dynamic_cast<P::ReturnStmtContext*>(c)) {
-      auto* n = New<ReturnStmt>(c);
-      std::vector<P::ExprContext*> values = s->expr();
-      for (size_t i = 0; i < values.size(); ++i) {
-        if (i == 0) n->value = Expr(values[i]);
-        else n->more.push_back(Expr(values[i]));
-      }
-      return n;
-    }
-    if (auto* s = dynamic_cast<P::BlockStmtContext*>(c)) return Block(s->block());
-    auto* s = static_cast<P::ExprStmtContext*>(c);
-    if (s->assignOp()) {
-      auto* n = New<AssignStmt>(c);
-      n->target = Expr(s->expr(0));
-      n->value = Expr(s->expr(1));
-      n->op_range = locate_.Range(s->assignOp());
-      n->op = AssignOpOf(s->assignOp()->getStart()->getType());
-      return n;
-    }
-    auto* n = New<ExprStmt>(c);
-    n->expr = Expr(s->expr(0));
+    auto* n = New<ExprStmt>(s);
+    n->expr = Expr(target);
     return n;
   }
 
@@ -303,134 +332,418 @@ class Builder {
     }
   }
 
-  // Left-recursive operator chains ("1 + 1 + ... + 1") are parsed by a loop,
-  // not by recursion, so the parser's depth guard does not see them; the
-  // tree they make is as deep as the chain is long. Deeper than the limit,
-  // the file is rejected here, before anything recurses over the tree.
-  ast::Expr* Expr(P::ExprContext* c) {
-    if (depth_ >= max_depth_) {
-      if (!too_deep_) diags_.Report(locate_.Range(c->getStart()), DiagKind::NestingTooDeep, max_depth_);
-      too_deep_ = true;
-      return module_->New<IntLit>();
+  // ---------------------------------------------------------------- expressions
+  // The grammar reads an expression flat (Tm.g4): operands separated by
+  // binary operators, then an optional `? :`. The operands are grouped here
+  // by precedence. The parser's depth guard sees nested rules only, so the
+  // depth of the tree a flat chain makes ("1 + 1 + ... + 1") is counted
+  // here; deeper than the limit, the file is rejected before anything
+  // recurses over the tree.
+
+  // An operand and the source it spans, parentheses included (an
+  // expression's range starts at its first token, as the source shows it).
+  struct Spanned {
+    ast::Expr* e = nullptr;
+    SourceRange span;
+  };
+
+  // One flat expression: operands[i] ops[i] operands[i + 1] ...
+  struct Flat {
+    std::vector<Spanned> operands;
+    std::vector<antlr4::Token*> ops;
+  };
+
+  static int Precedence(size_t token) {  // lower binds tighter
+    switch (token) {
+      case P::STAR: case P::SLASH: case P::PERCENT: return 0;
+      case P::PLUS: case P::MINUS: return 1;
+      case P::SHL: case P::SHR: return 2;
+      case P::LT: case P::LE: case P::GT: case P::GE: return 3;
+      case P::EQ: case P::NE: return 4;
+      case P::AMP: return 5;
+      case P::CARET: return 6;
+      case P::PIPE: return 7;
+      case P::ANDAND: return 8;
+      default: return 9;  // ||
     }
+  }
+
+  SourceRange Span(antlr4::tree::ParseTree* node) {
+    if (auto* t = dynamic_cast<antlr4::tree::TerminalNode*>(node)) return locate_.Range(t->getSymbol());
+    return locate_.Range(static_cast<antlr4::ParserRuleContext*>(node));
+  }
+
+  // Reports nesting deeper than the limit (once) at `at`.
+  bool TooDeep(SourceRange at, size_t extra) {
+    if (depth_ + extra < max_depth_) return false;
+    if (!too_deep_) diags_.Report(SourceRange{at.begin, at.begin}, DiagKind::NestingTooDeep, max_depth_);
+    too_deep_ = true;
+    return true;
+  }
+
+  ast::Expr* Expr(P::ExprContext* c) {
+    SourceRange span = locate_.Range(c);
+    if (TooDeep(span, 0)) return module_->New<IntLit>();
     ++depth_;
-    ast::Expr* e = ExprAt(c);
+    // children: operand (op operand)* (? expr : expr)?
+    Flat flat;
+    flat.ops = c->op;
+    for (size_t i = 0; i <= c->op.size(); ++i) flat.operands.push_back(Operand(c->children[2 * i]));
+    Spanned then_value, else_value;
+    size_t q = 2 * c->op.size() + 1;  // then: ? expr : expr
+    if (c->children.size() > q) {
+      auto* then_ctx = static_cast<P::ExprContext*>(c->children[q + 1]);
+      auto* else_ctx = static_cast<P::ExprContext*>(c->children[q + 3]);
+      then_value = {Expr(then_ctx), locate_.Range(then_ctx)};
+      else_value = {Expr(else_ctx), locate_.Range(else_ctx)};
+    }
+    ast::Expr* e = Group(std::move(flat), then_value, else_value);
     --depth_;
     return e;
   }
 
-  ast::Expr* ExprAt(P::ExprContext* c) {
-    if (auto* e = dynamic_cast<P::PrimaryExprContext*>(c)) return Primary(e->primary());
-    if (auto* e = dynamic_cast<P::IndexExprContext*>(c)) {
-      auto* n = New<IndexExpr>(c);
-      n->base = Expr(e->expr());
-      n->indices = Exprs(e->exprList());
-      return n;
-    }
-    if (auto* e = dynamic_cast<P::MemberExprContext*>(c)) {
-      auto* n = New<MemberExpr>(c);
-      n->base = Expr(e->expr());
-      n->member = Id(e->ID());
-      return n;
-    }
-    if (auto* e = dynamic_cast<P::UnaryExprContext*>(c)) {
-      auto* n = New<UnaryExpr>(c);
-      switch (e->op->getType()) {
+  // An operand of the grammar's operand rules (operand, bodyOperand):
+  // `op operand` or `primary (postfix)*`.
+  Spanned Operand(antlr4::tree::ParseTree* node) {
+    auto* c = static_cast<antlr4::ParserRuleContext*>(node);
+    return OperandAt(c, 0, c->children.size(), locate_.Range(c));
+  }
+
+  // The same from children [begin, end) of `c`, spanning `span` (reduceBody
+  // begins with one).
+  Spanned OperandAt(antlr4::ParserRuleContext* c, size_t begin, size_t end, SourceRange span) {
+    size_t first = c->getStart()->getType();  // no primary begins with a prefix operator
+    if (first == P::MINUS || first == P::PLUS || first == P::NOT || first == P::TILDE) {
+      auto* n = module_->New<UnaryExpr>();
+      switch (first) {
         case P::MINUS: n->op = UnaryOp::Neg; break;
         case P::PLUS: n->op = UnaryOp::Plus; break;
         case P::NOT: n->op = UnaryOp::Not; break;
         default: n->op = UnaryOp::BitNot; break;
       }
-      n->operand = Expr(e->expr());
-      return n;
+      n->operand = Operand(c->children[begin + 1]).e;
+      n->range = span;
+      return {n, span};
     }
-    if (auto* e = dynamic_cast<P::BinaryExprContext*>(c)) {
-      auto* n = New<BinaryExpr>(c);
-      n->op = BinaryOpOf(e->op->getType());
-      n->op_range = locate_.Range(e->op);
-      n->lhs = Expr(e->expr(0));
-      n->rhs = Expr(e->expr(1));
-      return ReductionWithSignedBody(n);
+    ast::Expr* e = Primary(static_cast<P::PrimaryContext*>(c->children[begin]));
+    SourceLoc start = span.begin;
+    // (LBRACK exprList RBRACK | DOT ID)*
+    for (size_t i = begin + 1; i < end;) {
+      auto* t = static_cast<antlr4::tree::TerminalNode*>(c->children[i]);
+      if (t->getSymbol()->getType() == P::LBRACK) {
+        auto* n = module_->New<IndexExpr>();
+        n->base = e;
+        n->indices = Exprs(static_cast<P::ExprListContext*>(c->children[i + 1]));
+        auto* close = static_cast<antlr4::tree::TerminalNode*>(c->children[i + 2]);
+        n->range = SourceRange{start, locate_.Range(close->getSymbol()).end};
+        e = n;
+        i += 3;
+      } else {
+        auto* n = module_->New<MemberExpr>();
+        n->base = e;
+        n->member = Id(static_cast<antlr4::tree::TerminalNode*>(c->children[i + 1]));
+        n->range = SourceRange{start, n->member.range.end};
+        e = n;
+        i += 2;
+      }
     }
-    if (auto* e = dynamic_cast<P::TernaryExprContext*>(c)) {
-      auto* n = New<TernaryExpr>(c);
-      n->cond = Expr(e->expr(0));
-      n->then_value = Expr(e->expr(1));
-      n->else_value = Expr(e->expr(2));
-      return n;
+    return {e, span};
+  }
+
+  // A reduction's body (grammar: reduceBody, bodyTail): its first operand,
+  // then the tail's operators and operands, then the tail's `? :`, whose
+  // else part is again an operand and a tail.
+  ast::Expr* Body(P::ReduceBodyContext* c) {
+    if (TooDeep(locate_.Range(c), 0)) return module_->New<IntLit>();
+    ++depth_;
+    Flat flat;
+    size_t tail = c->children.size() - 1;
+    SourceRange span{locate_.Range(c->getStart()).begin, Span(c->children[tail - 1]).end};
+    flat.operands.push_back(OperandAt(c, 0, tail, span));
+    ast::Expr* e = Tail(std::move(flat), static_cast<P::BodyTailContext*>(c->children[tail]));
+    --depth_;
+    return e;
+  }
+
+  ast::Expr* Tail(Flat flat, P::BodyTailContext* t) {
+    // children: (op bodyOperand)* (? expr : bodyOperand bodyTail)?
+    for (size_t i = 0; i < t->op.size(); ++i) {
+      flat.ops.push_back(t->op[i]);
+      flat.operands.push_back(Operand(t->children[2 * i + 1]));
     }
-    auto* e = static_cast<P::ReduceExprContext*>(c);
-    auto* n = New<ReduceExpr>(c);
-    n->reducer = Id(e->ID());
-    for (P::ReduceVarContext* v : e->reduceVar())
-      n->vars.push_back(ReduceExpr::Var{Id(v->ID()), Expr(v->expr())});
-    n->body = Expr(e->expr());
+    Spanned then_value, else_value;
+    size_t q = 2 * t->op.size();
+    if (t->children.size() > q) {
+      if (TooDeep(locate_.Range(t), 0)) return module_->New<IntLit>();
+      ++depth_;
+      auto* then_ctx = static_cast<P::ExprContext*>(t->children[q + 1]);
+      then_value = {Expr(then_ctx), locate_.Range(then_ctx)};
+      Flat rest;
+      rest.operands.push_back(Operand(t->children[q + 3]));
+      auto* rest_tail = static_cast<P::BodyTailContext*>(t->children[q + 4]);
+      else_value.e = Tail(std::move(rest), rest_tail);
+      else_value.span = SourceRange{Span(t->children[q + 3]).begin, Span(t->children[q + 4]).end};
+      if (rest_tail->children.empty()) else_value.span.end = Span(t->children[q + 3]).end;
+      --depth_;
+    }
+    return Group(std::move(flat), then_value, else_value);
+  }
+
+  // Groups a flat expression by precedence, then applies `? then : else`
+  // when given. A reduction written with a signed body (SignedReductionAt)
+  // takes everything to its right: its sign applies to the term after it
+  // (the operands joined by * / %, as a binary minus would), and the rest of
+  // the expression joins its body. Such reductions can follow one another,
+  // each in the body of the one before; they are found left to right and
+  // built from the right, so that each operand is grouped once.
+  ast::Expr* Group(Flat flat, Spanned then_value, Spanned else_value) {
+    struct Cut {
+      size_t at;        // the reducer call's operand
+      size_t term_end;  // the last operand of its sign's term
+    };
+    std::vector<Cut> cuts;
+    for (size_t i = 0; i + 1 < flat.operands.size();) {
+      if (!SignedReductionAt(flat, i)) {
+        ++i;
+        continue;
+      }
+      size_t j = i + 1;
+      while (j < flat.ops.size() && Precedence(flat.ops[j]->getType()) == 0) ++j;
+      cuts.push_back({i, j});
+      i = j + 1;
+    }
+    if (TooDeep(flat.operands[0].span, cuts.size())) return module_->New<IntLit>();
+    SourceLoc end = else_value.e ? else_value.span.end : flat.operands.back().span.end;
+    // The operands [from, to) and the operators between them, then `last`
+    // (the reduction built for the next cut) when given, joined by the
+    // operator before it.
+    auto slice = [&](size_t from, size_t to, const Spanned* last) {
+      Flat part;
+      for (size_t k = from; k < to; ++k) {
+        if (k > from) part.ops.push_back(flat.ops[k - 1]);
+        part.operands.push_back(flat.operands[k]);
+      }
+      if (last) {
+        if (to > from) part.ops.push_back(flat.ops[to - 1]);
+        part.operands.push_back(*last);
+      }
+      return part;
+    };
+    Spanned inner;  // the reduction of the cut after the current one
+    size_t inner_at = flat.operands.size();
+    for (size_t c = cuts.size(); c-- > 0;) {
+      auto [at, term_end] = cuts[c];
+      SourceRange op = locate_.Range(flat.ops[at]);
+      auto* sign = module_->New<UnaryExpr>();
+      sign->op = flat.ops[at]->getType() == P::MINUS ? UnaryOp::Neg : UnaryOp::Plus;
+      sign->operand = Chain(slice(at + 1, term_end + 1, nullptr));
+      if (!sign->operand) return module_->New<IntLit>();
+      sign->range = SourceRange{op.begin, flat.operands[term_end].span.end};
+      Flat body = slice(term_end + 1, inner_at, inner.e ? &inner : nullptr);
+      if (!body.operands.empty()) body.ops.insert(body.ops.begin(), flat.ops[term_end]);
+      body.operands.insert(body.operands.begin(), Spanned{sign, sign->range});
+      ReduceExpr* r = ReductionOfCall(static_cast<CallExpr*>(flat.operands[at].e));
+      r->body = Chain(std::move(body));
+      if (!r->body) return module_->New<IntLit>();
+      if (!inner.e && then_value.e) r->body = Ternary({r->body, SourceRange{sign->range.begin, flat.operands.back().span.end}}, then_value, else_value);
+      r->range.end = end;
+      inner = {r, SourceRange{flat.operands[at].span.begin, end}};
+      inner_at = at;
+    }
+    ast::Expr* e = Chain(slice(0, inner_at, inner.e ? &inner : nullptr));
+    if (!e) return module_->New<IntLit>();
+    if (!cuts.empty() || !then_value.e) return e;
+    return Ternary({e, SourceRange{flat.operands[0].span.begin, flat.operands.back().span.end}}, then_value, else_value);
+  }
+
+  ast::Expr* Ternary(Spanned cond, Spanned then_value, Spanned else_value) {
+    auto* n = module_->New<TernaryExpr>();
+    n->cond = cond.e;
+    n->then_value = then_value.e;
+    n->else_value = else_value.e;
+    n->range = SourceRange{cond.span.begin, else_value.span.end};
     return n;
   }
 
-  // `sum(c < C) -X[r, c]` parses as the call `sum(c < C)` minus `X[r, c]`
-  // (a call and a binary minus are a valid reading, tried first). A call of
-  // a reducer whose arguments all have the form `name < extent` is read as
-  // the reduction it means: the operator becomes the sign of the body, and
-  // the operators that follow join the body, which extends to the right.
-  ast::Expr* ReductionWithSignedBody(BinaryExpr* n) {
-    if (auto* r = dyn_cast<ReduceExpr>(n->lhs); r && r->open_body) {
-      n->lhs = r->body;
-      r->body = n;
-      r->range.end = n->range.end;
-      return r;
+  // Operator precedence parsing of operands[0] ops[0] operands[1] ...: a
+  // stack of operands (with the depth of the tree each is) and a stack of
+  // pending operators; all operators are left-associative. Null when the
+  // tree would be deeper than the limit (reported).
+  ast::Expr* Chain(Flat flat) {
+    struct Value {
+      Spanned v;
+      size_t depth;
+    };
+    std::vector<Value> values;
+    std::vector<antlr4::Token*> pending;
+    size_t deepest = 1;
+    auto reduce = [&] {
+      antlr4::Token* op = pending.back();
+      pending.pop_back();
+      Value rhs = values.back();
+      values.pop_back();
+      Value& lhs = values.back();
+      auto* n = module_->New<BinaryExpr>();
+      n->op = BinaryOpOf(op->getType());
+      n->op_range = locate_.Range(op);
+      n->lhs = lhs.v.e;
+      n->rhs = rhs.v.e;
+      n->range = SourceRange{lhs.v.span.begin, rhs.v.span.end};
+      lhs = Value{{n, n->range}, std::max(lhs.depth, rhs.depth) + 1};
+      deepest = std::max(deepest, lhs.depth);
+    };
+    values.push_back({flat.operands[0], 1});
+    for (size_t i = 0; i < flat.ops.size(); ++i) {
+      int p = Precedence(flat.ops[i]->getType());
+      while (!pending.empty() && Precedence(pending.back()->getType()) <= p) reduce();
+      pending.push_back(flat.ops[i]);
+      values.push_back({flat.operands[i + 1], 1});
     }
-    auto* call = dyn_cast<CallExpr>(n->lhs);
-    if (!call || (n->op != BinaryOp::Add && n->op != BinaryOp::Sub) || call->args.empty()) return n;
+    while (!pending.empty()) reduce();
+    if (TooDeep(flat.operands[0].span, deepest)) return nullptr;
+    return values.back().v.e;
+  }
+
+  // `sum(c < C) -X[r, c]`: the grammar reads a reduction whose body begins
+  // with a sign as the call `sum(c < C)` and a binary operator. A call of a
+  // reducer whose arguments all read `name < extent`, followed by + or -, is
+  // the reduction it means.
+  bool SignedReductionAt(const Flat& flat, size_t i) {
+    size_t op = flat.ops[i]->getType();
+    if (op != P::PLUS && op != P::MINUS) return false;
+    auto* call = dyn_cast<CallExpr>(flat.operands[i].e);
+    if (!call || call->args.empty()) return false;
     const std::string& f = call->callee.name;
-    if (f != "sum" && f != "max" && f != "min" && f != "prod") return n;
-    auto* r = module_->New<ReduceExpr>();
-    r->range = n->range;
-    r->reducer = call->callee;
-    for (ast::Expr* a : call->args) {
-      auto* lt = dyn_cast<BinaryExpr>(a);
-      auto* var = lt ? dyn_cast<NameExpr>(lt->lhs) : nullptr;
-      if (!var || lt->op != BinaryOp::Lt) return n;
-      r->vars.push_back(ReduceExpr::Var{Ident{var->name, var->range}, lt->rhs});
+    if (f != "sum" && f != "max" && f != "min" && f != "prod") return false;
+    for (ast::Expr* a : call->args)
+      if (!ReductionVar(a)) return false;
+    return true;
+  }
+
+  // The `name < extent` that an argument of a reduction reads, as grouping
+  // by precedence made it: the leftmost `<` of the argument, whose left
+  // operand is the name the argument begins with (`k < K - 1`, `k < a ? b :
+  // c`), none of it in parentheses. Returns that `<` and the node whose left
+  // operand (or condition) it is, null when the argument is the `<` itself.
+  struct VarSplit {
+    BinaryExpr* lt = nullptr;
+    ast::Expr* parent = nullptr;
+  };
+  std::optional<VarSplit> ReductionVar(ast::Expr* arg) {
+    VarSplit split;
+    for (ast::Expr* e = arg;;) {
+      if (parenthesized_.count(e)) return std::nullopt;
+      if (auto* b = dyn_cast<BinaryExpr>(e)) {
+        auto* name = dyn_cast<NameExpr>(b->lhs);
+        if (b->op == BinaryOp::Lt && name && name->range.begin == arg->range.begin) {
+          split.lt = b;
+          return split;
+        }
+        split.parent = e;
+        e = b->lhs;
+      } else if (auto* t = dyn_cast<TernaryExpr>(e)) {
+        split.parent = e;
+        e = t->cond;
+      } else {
+        return std::nullopt;
+      }
     }
-    auto* sign = module_->New<UnaryExpr>();
-    sign->range = SourceRange{n->op_range.begin, n->rhs->range.end};
-    sign->op = n->op == BinaryOp::Sub ? UnaryOp::Neg : UnaryOp::Plus;
-    sign->operand = n->rhs;
-    r->body = sign;
-    r->open_body = true;
+  }
+
+  // The reduction that a call means: its arguments become the variables
+  // (each `<` taken out of its extent); the caller supplies the body.
+  ReduceExpr* ReductionOfCall(CallExpr* call) {
+    auto* r = module_->New<ReduceExpr>();
+    r->range = call->range;
+    r->reducer = call->callee;
+    if (call->args.empty()) diags_.Report(call->range, DiagKind::ReductionVariableExpected);
+    for (ast::Expr* a : call->args) {
+      std::optional<VarSplit> split = ReductionVar(a);
+      if (!split) {
+        diags_.Report(a->range, DiagKind::ReductionVariableExpected);
+        continue;
+      }
+      auto* name = static_cast<NameExpr*>(split->lt->lhs);
+      ast::Expr* extent = split->lt->rhs;
+      if (split->parent) {
+        // The `<` is replaced by its right operand along the left spine,
+        // whose nodes then begin where the extent does.
+        for (ast::Expr* e = a;;) {
+          e->range.begin = extent->range.begin;
+          auto* b = dyn_cast<BinaryExpr>(e);
+          ast::Expr*& left = b ? b->lhs : static_cast<TernaryExpr*>(e)->cond;
+          if (e == split->parent) {
+            left = extent;
+            break;
+          }
+          e = left;
+        }
+        extent = a;
+      }
+      r->vars.push_back(ReduceExpr::Var{Ident{name->name, name->range}, extent});
+    }
     return r;
   }
 
   ast::Expr* Primary(P::PrimaryContext* c) {
-    if (auto* e = dynamic_cast<P::IntLitContext*>(c)) return IntLiteral(e);
-    if (auto* e = dynamic_cast<P::FloatLitContext*>(c)) return FloatLiteral(c, e->getText(), "");
-    if (auto* e = dynamic_cast<P::BoolLitContext*>(c)) {
-      auto* n = New<BoolLit>(c);
-      n->value = e->TRUE() != nullptr;
-      return n;
-    }
-    if (auto* e = dynamic_cast<P::NameOrCallPrimaryContext*>(c)) {
-      if (!e->LPAREN()) {
-        auto* n = New<NameExpr>(c);
-        n->name = e->ID()->getText();
+    switch (c->getStart()->getType()) {
+      case P::INT_LIT: return IntLiteral(static_cast<P::IntLitContext*>(c));
+      case P::FLOAT_LIT: return FloatLiteral(c, c->getText(), "");
+      case P::TRUE: case P::FALSE: {
+        auto* n = New<BoolLit>(c);
+        n->value = c->getStart()->getType() == P::TRUE;
         return n;
       }
-      auto* n = New<CallExpr>(c);
-      n->callee = Id(e->ID());
-      n->args = Exprs(e->exprList());
+      case P::ID: return NameOrCall(static_cast<P::NameOrCallPrimaryContext*>(c));
+      case P::LPAREN: {
+        ast::Expr* inner = Expr(static_cast<P::ParenPrimaryContext*>(c)->expr());
+        parenthesized_.insert(inner);
+        return inner;
+      }
+      default: {
+        auto* e = static_cast<P::CastPrimaryContext*>(c);
+        auto* n = New<CastExpr>(c);
+        n->to = *ParseScalar(e->scalarType()->getText());
+        n->operand = Expr(e->expr());
+        return n;
+      }
+    }
+  }
+
+  // A name, a call, or a reduction (a call with a body).
+  ast::Expr* NameOrCall(P::NameOrCallPrimaryContext* c) {
+    if (c->children.size() == 1) {
+      auto* n = New<NameExpr>(c);
+      n->name = c->ID()->getText();
       return n;
     }
-    if (auto* e = dynamic_cast<P::CastPrimaryContext*>(c)) {
-      auto* n = New<CastExpr>(c);
-      n->to = *ParseScalar(e->scalarType()->getText());
-      n->operand = Expr(e->expr());
+    auto* n = New<CallExpr>(c);
+    n->callee = Id(c->ID());
+    n->args = Exprs(c->exprList());
+    P::ReduceBodyContext* body = c->reduceBody();
+    if (!body) return n;
+    // `f(x) y` where no reduction was meant (no reducer, no `name < extent`):
+    // say what a missing operator is missing, not what reductions need.
+    const std::string& f = n->callee.name;
+    bool reducer = f == "sum" || f == "max" || f == "min" || f == "prod";
+    if (!reducer && std::none_of(n->args.begin(), n->args.end(), [&](ast::Expr* a) { return ReductionVar(a).has_value(); })) {
+      diags_.Report(locate_.Range(body->getStart()), DiagKind::UnexpectedTokenExpected,
+                    DescribeToken(body->getStart(), locate_), "an operator");
       return n;
     }
-    // Parentheses close a reduction's body (see ReductionWithSignedBody).
-    ast::Expr* inner = Expr(static_cast<P::ParenPrimaryContext*>(c)->expr());
-    if (auto* r = dyn_cast<ReduceExpr>(inner)) r->open_body = false;
-    return inner;
+    n->range.end = locate_.Range(c->RPAREN()->getSymbol()).end;
+    // A reduction with a bad variable is reported once, without its body
+    // (whose uses of the variable would only repeat the error).
+    bool bad = n->args.empty();
+    for (ast::Expr* a : n->args) bad = bad || !ReductionVar(a);
+    if (bad) {
+      ReductionOfCall(n);
+      return New<IntLit>(c);
+    }
+    ReduceExpr* r = ReductionOfCall(n);
+    r->body = Body(body);
+    r->range = locate_.Range(c);
+    return r;
   }
 
   // Splits "123u32" into digits and suffix; underscores are separators.
@@ -538,6 +851,8 @@ class Builder {
   unsigned max_depth_;
   unsigned depth_ = 0;
   bool too_deep_ = false;
+  // Expressions written in parentheses (which no reduction variable is).
+  std::unordered_set<const ast::Expr*> parenthesized_;
 };
 
 }  // namespace

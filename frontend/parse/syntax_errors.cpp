@@ -21,16 +21,6 @@ std::string TokenTypeName(const antlr4::dfa::Vocabulary& vocab, size_t type) {
   }
 }
 
-std::string Describe(const antlr4::Token* tok, const TokenLocator& locate) {
-  if (tok->getType() == antlr4::Token::EOF) return "end of file";
-  // A token of a tool's wrapper (tmc mapping's closing ';') ends the input.
-  if (locate.sm.IsHidden(locate.Range(tok).begin)) return "end of input";
-  std::string text = tok->getText();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  if (tok->getType() == TmParser::ID) return "identifier '" + text + "'";
-  return "'" + text + "'";
-}
-
 std::string ExpectedHint(antlr4::Parser* parser, const antlr4::Token* offending) {
   antlr4::misc::IntervalSet set = parser->getExpectedTokens();
   // At the end of the file, the missing piece is almost always a '}'.
@@ -88,6 +78,16 @@ const antlr4::Token* UnclosedOpener(antlr4::Parser* parser, const antlr4::Token*
 
 }  // namespace
 
+std::string DescribeToken(const antlr4::Token* tok, const TokenLocator& locate) {
+  if (tok->getType() == antlr4::Token::EOF) return "end of file";
+  // A token of a tool's wrapper (tmc mapping's closing ';') ends the input.
+  if (locate.sm.IsHidden(locate.Range(tok).begin)) return "end of input";
+  std::string text = tok->getText();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  if (tok->getType() == TmParser::ID) return "identifier '" + text + "'";
+  return "'" + text + "'";
+}
+
 SourceRange TokenLocator::Range(const antlr4::Token* tok) const {
   if (tok->getType() == antlr4::Token::EOF) {
     uint32_t end = static_cast<uint32_t>(sm.Contents(file_id).size());
@@ -138,12 +138,12 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
     // Point just past the previous token, as clang does for a missing ';'.
     antlr4::Token* prev = parser->getTokenStream()->LT(-1);
     SourceRange where = prev ? locate_.After(prev) : locate_.Range(offending);
-    note_opener(diags_.Report(where, DiagKind::ExpectedToken, hint, Describe(offending, locate_)));
+    note_opener(diags_.Report(where, DiagKind::ExpectedToken, hint, DescribeToken(offending, locate_)));
   } else if (!hint.empty()) {
     note_opener(diags_.Report(locate_.Range(offending), DiagKind::UnexpectedTokenExpected,
-                              Describe(offending, locate_), hint));
+                              DescribeToken(offending, locate_), hint));
   } else {
-    diags_.Report(locate_.Range(offending), DiagKind::UnexpectedToken, Describe(offending, locate_));
+    diags_.Report(locate_.Range(offending), DiagKind::UnexpectedToken, DescribeToken(offending, locate_));
   }
   if (diags_.ShouldStop()) throw antlr4::ParseCancellationException("error limit");
 }

@@ -22,6 +22,9 @@ struct TokenLocator {
   SourceRange Range(antlr4::ParserRuleContext* ctx) const;
 };
 
+/// How a diagnostic names a token: "identifier 'x'", "';'", "end of file".
+std::string DescribeToken(const antlr4::Token* tok, const TokenLocator& locate);
+
 class SyntaxErrorListener : public antlr4::BaseErrorListener {
  public:
   SyntaxErrorListener(DiagnosticEngine& diags, const TokenLocator& locate)

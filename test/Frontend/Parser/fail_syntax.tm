@@ -43,6 +43,27 @@ op f(X: f32[N]) -> { out[i] = X[i]; }  // expected-error {{unexpected '{'; expec
 
 // -----
 
+// A call followed by something that is not an operator: no reduction was
+// meant (no reducer, no `name < extent`), so the operator is what is missing.
+kernel k(X: f32[N]) block(32) {
+  X[0] = exp(X[0]) X[1];   // expected-error {{unexpected identifier 'X'; expected an operator}}
+}
+
+// -----
+
+// A call followed by a body is a reduction; its arguments are its variables.
+op f(X: f32[N, K]) -> f32[N] {
+  out[i] = sum(k + 1 < K, (j < 2)) X[i, k];  // expected-error {{arguments read 'name < extent'}} expected-error {{arguments read 'name < extent'}}
+}
+
+// -----
+
+op f(X: f32[N, K]) -> f32[N] {
+  out[i] = sum() X[i, 0];  // expected-error {{a call followed by a body is a reduction}}
+}
+
+// -----
+
 kernel k() block(32) { // expected-note {{to match this '{'}}
   let a = 1;
 // expected-error@+1 {{unexpected end of file; expected '}'}}

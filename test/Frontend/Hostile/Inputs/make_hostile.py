@@ -7,6 +7,8 @@ usage: make_hostile.py KIND N OUT
   nul-bytes N      a valid line with NUL bytes in it
   parens N         an expression nested in N parentheses
   unary N          N unary minus signs
+  chain N          N additions in one flat expression
+  reductions N     N reductions with signed bodies, each the body of the last
   else-if N        an if / else-if chain N long
   blocks N         N nested blocks
   lines N          a valid file of about N lines
@@ -43,6 +45,10 @@ def main():
         data = ("let x = " + "(" * n + "1" + ")" * n + ";\n").encode()
     elif kind == "unary":
         data = ("let x = " + "-" * n + "1;\n").encode()
+    elif kind == "chain":
+        data = ("let x = 1" + " + 1" * n + ";\n").encode()
+    elif kind == "reductions":
+        data = ("op o(X: f32[N]) -> f32[N] { out[i] = " + "sum(k < 4) - " * n + "X[i]; }\n").encode()
     elif kind == "else-if":
         body = "if (x > 0) { }" + " else if (x > 0) { }" * n
         data = ("func f(x: i32) {\n  " + body + "\n}\n").encode()
