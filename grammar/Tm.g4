@@ -44,14 +44,15 @@ idList : ID (COMMA ID)* ;
 kernelDecl : KERNEL ID ctParamList? LPAREN paramList? RPAREN kernelClause* block ;
 
 ctParamList : LT ctParam (COMMA ctParam)* GT ;
-// The default is a primary expression so that '>' closes the list. An
-// element-type parameter (`T: type`) takes scalar types as values.
-ctParam : ID COLON type_ (IN LBRACK ctValue (COMMA ctValue)* RBRACK)? (ASSIGN (scalarType | primary))? ;
+// The default is a primary expression (or one in parentheses) so that '>'
+// closes the list. An element-type parameter (`T: type`) takes scalar types
+// as values.
+ctParam : ID COLON type_ (IN LBRACK ctValue (COMMA ctValue)* RBRACK)? (ASSIGN (scalarType | primary | paren))? ;
 ctValue : scalarType | expr ;
 
 kernelClause
   : IMPLEMENTS ID                      # implementsClause
-  | WHERE expr (COMMA expr)*           # whereClause
+  | WHERE cond (COMMA cond)*           # whereClause
   | ID LPAREN exprList RPAREN          # launchClause   // grid(...) or block(...)
   ;
 
@@ -106,20 +107,42 @@ assignOp
 // an optional `? :`. The AST builder groups the operands by the operators'
 // precedence, as in C (* / % over + - over << >> over < <= > >= over == !=
 // over & over ^ over | over && over ||, each left-associative); `c ? a : b`
-// binds looser and associates to the right. Flat, the parser decides each
-// step on the next token alone: a left-recursive rule, one alternative per
-// precedence level, made ANTLR run its adaptive prediction at every operator
-// and operand (a third of the time to parse a file).
+// binds looser and associates to the right. Flat, the parser decides every
+// step on the next token: a left-recursive rule, one alternative per
+// precedence level, made ANTLR run its adaptive prediction at every
+// operator and operand (a third of the time to parse a file).
+//
+// A reduction `sum(k < K) body` is a call followed by its body, which
+// extends as far right as the expression goes. In the grammar the body is
+// juxtaposed: an operand with no operator before it (`juxt`), and the AST
+// builder makes everything from there to the end of the expression the body
+// of the call before it. A juxtaposed operand does not begin with a sign or a
+// parenthesis: `sum(k < K) -x[k]` is the call minus x[k], and `sum(k < K)
+// (x[k] + 1)` a call with a second parenthesized argument list (`body`),
+// each of which the builder turns into the reduction it means; so no
+// decision needs more than one token. Where conditions (`cond`) have no
+// juxtaposition, so that a launch clause can follow them: `where f(B)
+// grid(...)`.
 expr
   : operand (op+=(STAR | SLASH | PERCENT | PLUS | MINUS | SHL | SHR | LT | LE | GT | GE
+                 | EQ | NE | AMP | CARET | PIPE | ANDAND | OROR) operand | juxt+=unsignedOperand)*
+    (q=QUESTION expr COLON expr)?
+  ;
+
+cond
+  : operand (op+=(STAR | SLASH | PERCENT | PLUS | MINUS | SHL | SHR | LT | LE | GT | GE
                  | EQ | NE | AMP | CARET | PIPE | ANDAND | OROR) operand)*
-    (QUESTION expr COLON expr)?
+    (q=QUESTION expr COLON cond)?
   ;
 
 // A prefix operator binds looser than indexing and member access: -x[i] is
 // -(x[i]). The prefixes recurse (so that the parser's depth guard sees them).
 operand
   : op=(MINUS | PLUS | NOT | TILDE) operand
+  | (primary | paren) (LBRACK exprList RBRACK | DOT ID)*
+  ;
+unsignedOperand
+  : op=(NOT | TILDE) operand
   | primary (LBRACK exprList RBRACK | DOT ID)*
   ;
 
@@ -127,34 +150,11 @@ primary
   : INT_LIT                              # intLit
   | FLOAT_LIT                            # floatLit
   | (TRUE | FALSE)                       # boolLit
-  // A name, a call, or a reduction `sum(k < K) body`: a call with a body.
-  // The AST builder checks that a reduction's arguments read `name < extent`.
-  // The body is optional non-greedily: where both readings parse, as in
-  // `where f(B) grid(...)`, the call ends and a launch clause follows.
-  | ID (LPAREN exprList? RPAREN reduceBody??)?  # nameOrCallPrimary
+  // A name, a call, or a reduction whose body is in parentheses.
+  | ID (LPAREN exprList? RPAREN (LPAREN body=expr RPAREN)?)?  # nameOrCallPrimary
   | scalarType LPAREN expr RPAREN        # castPrimary
-  | LPAREN expr RPAREN                   # parenPrimary
   ;
-
-// A reduction's body binds loosest of all: it extends as far to the right as
-// the expression goes. It has rules of its own, not expr and operand, so
-// that their loops stay decidable on one token: only the body's loops are
-// ambiguous (does `[i]` after `sum(k < K) x` index x or the sum?), and ANTLR
-// resolves them greedily, as the body should. A body does not begin with a
-// sign: `sum(k < K) -x[k]` is read as the call minus x[k], which the AST
-// builder turns into the reduction of -x[k].
-reduceBody
-  : (op=(NOT | TILDE) bodyOperand | primary (LBRACK exprList RBRACK | DOT ID)*) bodyTail
-  ;
-bodyOperand
-  : op=(MINUS | PLUS | NOT | TILDE) bodyOperand
-  | primary (LBRACK exprList RBRACK | DOT ID)*
-  ;
-bodyTail
-  : (op+=(STAR | SLASH | PERCENT | PLUS | MINUS | SHL | SHR | LT | LE | GT | GE
-         | EQ | NE | AMP | CARET | PIPE | ANDAND | OROR) bodyOperand)*
-    (QUESTION expr COLON bodyOperand bodyTail)?
-  ;
+paren : LPAREN expr RPAREN ;
 
 exprList : expr (COMMA expr)* ;
 

@@ -153,6 +153,7 @@ class Builder {
         for (P::CtValueContext* v : p->ctValue())
           cp.candidates.push_back(v->scalarType() ? TypeName(v->scalarType()) : Expr(v->expr()));
         if (p->primary()) cp.default_value = Primary(p->primary());
+        else if (p->paren()) cp.default_value = Expr(p->paren()->expr());
         if (p->scalarType()) cp.default_value = TypeName(p->scalarType());
         d->ct_params.push_back(std::move(cp));
       }
@@ -162,7 +163,7 @@ class Builder {
       if (auto* imp = dynamic_cast<P::ImplementsClauseContext*>(k)) {
         d->implements = Id(imp->ID());
       } else if (auto* w = dynamic_cast<P::WhereClauseContext*>(k)) {
-        for (auto* e : w->expr()) d->where.push_back(Expr(e));
+        for (auto* e : w->cond()) d->where.push_back(Cond(e));
       } else {
         auto* l = static_cast<P::LaunchClauseContext*>(k);
         d->launch.push_back(LaunchClause{Id(l->ID()), Exprs(l->exprList()), locate_.Range(l)});
@@ -334,20 +335,32 @@ class Builder {
 
   // ---------------------------------------------------------------- expressions
   // The grammar reads an expression flat (Tm.g4): operands separated by
-  // binary operators, then an optional `? :`. The operands are grouped here
-  // by precedence. The parser's depth guard sees nested rules only, so the
-  // depth of the tree a flat chain makes ("1 + 1 + ... + 1") is counted
-  // here; deeper than the limit, the file is rejected before anything
-  // recurses over the tree.
+  // binary operators or juxtaposed (a reduction's body), then an optional
+  // `? :`. The operands are grouped here by precedence. The parser's depth
+  // guard sees nested rules only, so the depth of the tree a flat chain makes
+  // ("1 + 1 + ... + 1") is counted here; deeper than the limit, the file is
+  // rejected before anything recurses over the tree.
 
-  // An operand and the source it spans, parentheses included (an
-  // expression's range starts at its first token, as the source shows it).
+  // An operand, the source it spans (parentheses included: an expression's
+  // range starts at its first token, as the source shows it), and what a
+  // body after it would attach to.
   struct Spanned {
     ast::Expr* e = nullptr;
     SourceRange span;
+    // A call at the operand's right edge, with no postfix after it (there
+    // may be prefixes before it, the innermost of which is `call_parent`):
+    // a juxtaposed body makes it a reduction.
+    CallExpr* call = nullptr;
+    UnaryExpr* call_parent = nullptr;
+    // A reduction with a parenthesized body at the right edge: the
+    // operators after it join its body.
+    ReduceExpr* open = nullptr;
+    SourceLoc open_body;  // where that body's '(' is
+    antlr4::Token* first = nullptr;  // the operand's first token
   };
 
-  // One flat expression: operands[i] ops[i] operands[i + 1] ...
+  // One flat expression: operands[i] ops[i] operands[i + 1] ..., where a
+  // null operator is a juxtaposition.
   struct Flat {
     std::vector<Spanned> operands;
     std::vector<antlr4::Token*> ops;
@@ -368,11 +381,6 @@ class Builder {
     }
   }
 
-  SourceRange Span(antlr4::tree::ParseTree* node) {
-    if (auto* t = dynamic_cast<antlr4::tree::TerminalNode*>(node)) return locate_.Range(t->getSymbol());
-    return locate_.Range(static_cast<antlr4::ParserRuleContext*>(node));
-  }
-
   // Reports nesting deeper than the limit (once) at `at`.
   bool TooDeep(SourceRange at, size_t extra) {
     if (depth_ + extra < max_depth_) return false;
@@ -381,37 +389,48 @@ class Builder {
     return true;
   }
 
-  ast::Expr* Expr(P::ExprContext* c) {
+  ast::Expr* Expr(P::ExprContext* c) { return FlatExpr(c, c->op, c->juxt, c->q); }
+  ast::Expr* Cond(P::CondContext* c) { return FlatExpr(c, c->op, {}, c->q); }
+
+  // expr and cond: children `operand ((op operand) | juxt)* (? expr : expr|cond)?`.
+  ast::Expr* FlatExpr(antlr4::ParserRuleContext* c, const std::vector<antlr4::Token*>& op,
+                      const std::vector<P::UnsignedOperandContext*>& juxt, antlr4::Token* q) {
     SourceRange span = locate_.Range(c);
     if (TooDeep(span, 0)) return module_->New<IntLit>();
     ++depth_;
-    // children: operand (op operand)* (? expr : expr)?
+    size_t end = c->children.size() - (q ? 4 : 0);
     Flat flat;
-    flat.ops = c->op;
-    for (size_t i = 0; i <= c->op.size(); ++i) flat.operands.push_back(Operand(c->children[2 * i]));
+    flat.operands.push_back(Operand(c->children[0]));
+    for (size_t i = 1, k = 0, m = 0; i < end;) {
+      if (m < juxt.size() && c->children[i] == juxt[m]) {
+        flat.ops.push_back(nullptr);
+        flat.operands.push_back(Operand(juxt[m++]));
+        i += 1;
+      } else {
+        flat.ops.push_back(op[k++]);
+        flat.operands.push_back(Operand(c->children[i + 1]));
+        i += 2;
+      }
+    }
     Spanned then_value, else_value;
-    size_t q = 2 * c->op.size() + 1;  // then: ? expr : expr
-    if (c->children.size() > q) {
-      auto* then_ctx = static_cast<P::ExprContext*>(c->children[q + 1]);
-      auto* else_ctx = static_cast<P::ExprContext*>(c->children[q + 3]);
+    if (q) {
+      auto* then_ctx = static_cast<P::ExprContext*>(c->children[end + 1]);
+      auto* else_ctx = static_cast<antlr4::ParserRuleContext*>(c->children[end + 3]);
       then_value = {Expr(then_ctx), locate_.Range(then_ctx)};
-      else_value = {Expr(else_ctx), locate_.Range(else_ctx)};
+      else_value.span = locate_.Range(else_ctx);
+      else_value.e = else_ctx->getRuleIndex() == P::RuleCond ? Cond(static_cast<P::CondContext*>(else_ctx))
+                                                            : Expr(static_cast<P::ExprContext*>(else_ctx));
     }
     ast::Expr* e = Group(std::move(flat), then_value, else_value);
     --depth_;
     return e;
   }
 
-  // An operand of the grammar's operand rules (operand, bodyOperand):
-  // `op operand` or `primary (postfix)*`.
+  // An operand (grammar: operand, unsignedOperand): `op operand`, or
+  // `primary (postfix)*` / `paren (postfix)*`.
   Spanned Operand(antlr4::tree::ParseTree* node) {
     auto* c = static_cast<antlr4::ParserRuleContext*>(node);
-    return OperandAt(c, 0, c->children.size(), locate_.Range(c));
-  }
-
-  // The same from children [begin, end) of `c`, spanning `span` (reduceBody
-  // begins with one).
-  Spanned OperandAt(antlr4::ParserRuleContext* c, size_t begin, size_t end, SourceRange span) {
+    SourceRange span = locate_.Range(c);
     size_t first = c->getStart()->getType();  // no primary begins with a prefix operator
     if (first == P::MINUS || first == P::PLUS || first == P::NOT || first == P::TILDE) {
       auto* n = module_->New<UnaryExpr>();
@@ -421,96 +440,111 @@ class Builder {
         case P::NOT: n->op = UnaryOp::Not; break;
         default: n->op = UnaryOp::BitNot; break;
       }
-      n->operand = Operand(c->children[begin + 1]).e;
+      Spanned inner = Operand(c->children[1]);
+      n->operand = inner.e;
       n->range = span;
-      return {n, span};
+      Spanned out{n, span};
+      out.first = c->getStart();
+      out.call = inner.call;
+      out.call_parent = inner.call && !inner.call_parent ? n : inner.call_parent;
+      out.open = inner.open;
+      out.open_body = inner.open_body;
+      return out;
     }
-    ast::Expr* e = Primary(static_cast<P::PrimaryContext*>(c->children[begin]));
-    SourceLoc start = span.begin;
-    // (LBRACK exprList RBRACK | DOT ID)*
-    for (size_t i = begin + 1; i < end;) {
+    Spanned out;
+    out.span = span;
+    out.first = c->getStart();
+    if (first == P::LPAREN) {
+      out.e = Expr(static_cast<P::ParenContext*>(c->children[0])->expr());
+      parenthesized_.insert(out.e);
+    } else {
+      Opened opened;
+      out.e = Primary(static_cast<P::PrimaryContext*>(c->children[0]), &opened);
+      out.open = opened.r;
+      out.open_body = opened.body_begin;
+      out.call = dyn_cast<CallExpr>(out.e);
+    }
+    if (c->children.size() == 1) return out;
+    // (LBRACK exprList RBRACK | DOT ID)*: after a reduction with its body in
+    // parentheses, they apply to the body (which extends to the right).
+    ast::Expr** base = out.open ? &out.open->body : &out.e;
+    SourceLoc start = out.open ? out.open_body : span.begin;
+    for (size_t i = 1; i < c->children.size();) {
       auto* t = static_cast<antlr4::tree::TerminalNode*>(c->children[i]);
       if (t->getSymbol()->getType() == P::LBRACK) {
         auto* n = module_->New<IndexExpr>();
-        n->base = e;
+        n->base = *base;
         n->indices = Exprs(static_cast<P::ExprListContext*>(c->children[i + 1]));
         auto* close = static_cast<antlr4::tree::TerminalNode*>(c->children[i + 2]);
         n->range = SourceRange{start, locate_.Range(close->getSymbol()).end};
-        e = n;
+        *base = n;
         i += 3;
       } else {
         auto* n = module_->New<MemberExpr>();
-        n->base = e;
+        n->base = *base;
         n->member = Id(static_cast<antlr4::tree::TerminalNode*>(c->children[i + 1]));
         n->range = SourceRange{start, n->member.range.end};
-        e = n;
+        *base = n;
         i += 2;
       }
     }
-    return {e, span};
+    if (out.open) out.open->range.end = span.end;
+    out.call = nullptr;  // a postfix came after it
+    return out;
   }
 
-  // A reduction's body (grammar: reduceBody, bodyTail): its first operand,
-  // then the tail's operators and operands, then the tail's `? :`, whose
-  // else part is again an operand and a tail.
-  ast::Expr* Body(P::ReduceBodyContext* c) {
-    if (TooDeep(locate_.Range(c), 0)) return module_->New<IntLit>();
-    ++depth_;
-    Flat flat;
-    size_t tail = c->children.size() - 1;
-    SourceRange span{locate_.Range(c->getStart()).begin, Span(c->children[tail - 1]).end};
-    flat.operands.push_back(OperandAt(c, 0, tail, span));
-    ast::Expr* e = Tail(std::move(flat), static_cast<P::BodyTailContext*>(c->children[tail]));
-    --depth_;
-    return e;
-  }
-
-  ast::Expr* Tail(Flat flat, P::BodyTailContext* t) {
-    // children: (op bodyOperand)* (? expr : bodyOperand bodyTail)?
-    for (size_t i = 0; i < t->op.size(); ++i) {
-      flat.ops.push_back(t->op[i]);
-      flat.operands.push_back(Operand(t->children[2 * i + 1]));
-    }
-    Spanned then_value, else_value;
-    size_t q = 2 * t->op.size();
-    if (t->children.size() > q) {
-      if (TooDeep(locate_.Range(t), 0)) return module_->New<IntLit>();
-      ++depth_;
-      auto* then_ctx = static_cast<P::ExprContext*>(t->children[q + 1]);
-      then_value = {Expr(then_ctx), locate_.Range(then_ctx)};
-      Flat rest;
-      rest.operands.push_back(Operand(t->children[q + 3]));
-      auto* rest_tail = static_cast<P::BodyTailContext*>(t->children[q + 4]);
-      else_value.e = Tail(std::move(rest), rest_tail);
-      else_value.span = SourceRange{Span(t->children[q + 3]).begin, Span(t->children[q + 4]).end};
-      if (rest_tail->children.empty()) else_value.span.end = Span(t->children[q + 3]).end;
-      --depth_;
-    }
-    return Group(std::move(flat), then_value, else_value);
-  }
-
-  // Groups a flat expression by precedence, then applies `? then : else`
-  // when given. A reduction written with a signed body (SignedReductionAt)
-  // takes everything to its right: its sign applies to the term after it
-  // (the operands joined by * / %, as a binary minus would), and the rest of
-  // the expression joins its body. Such reductions can follow one another,
-  // each in the body of the one before; they are found left to right and
-  // built from the right, so that each operand is grouped once.
+  // Groups a flat expression by precedence and applies `? then : else` when
+  // given, after the reductions in it take their bodies. A body extends to
+  // the end of the expression, `? :` included; three spellings start one:
+  // - a call followed by a juxtaposed operand: `sum(k < K) x[k] * 2`;
+  // - a reduction whose body is in parentheses, followed by an operator:
+  //   `sum(k < K) (x[k]) * 2` (the operators join the body);
+  // - a reducer call whose arguments read `name < extent`, followed by + or
+  //   -: `sum(k < K) -x[k] * 2`; the sign applies to the term after it (the
+  //   operands joined by * / %, as a binary minus would).
+  // Reductions can follow one another, each in the body of the one before;
+  // they are found left to right and built from the right, so that each
+  // operand is grouped once.
   ast::Expr* Group(Flat flat, Spanned then_value, Spanned else_value) {
+    enum class Kind { Juxtaposed, Parenthesized, Signed };
     struct Cut {
-      size_t at;        // the reducer call's operand
-      size_t term_end;  // the last operand of its sign's term
+      size_t at;         // the reduction's operand
+      Kind kind;
+      size_t rest_from;  // the first operand of the body after its head
+      bool term_takes_rest = false;  // a signed term holding a reduction of its own
     };
     std::vector<Cut> cuts;
-    for (size_t i = 0; i + 1 < flat.operands.size();) {
-      if (!SignedReductionAt(flat, i)) {
+    size_t n = flat.operands.size();
+    for (size_t i = 0; i < n;) {
+      if (i + 1 < n && !flat.ops[i]) {
+        antlr4::Token* body = flat.operands[i + 1].first;
+        if (!flat.operands[i].call) {
+          diags_.Report(locate_.Range(body), DiagKind::UnexpectedTokenExpected, DescribeToken(body, locate_),
+                        "an operator");
+          return module_->New<IntLit>();
+        }
+        if (!ReductionCall(flat.operands[i].call, body)) return module_->New<IntLit>();
+        cuts.push_back({i, Kind::Juxtaposed, i + 1});
+        i += 1;
+      } else if (flat.operands[i].open && (i + 1 < n || then_value.e)) {
+        cuts.push_back({i, Kind::Parenthesized, i + 1});
+        i += 1;
+      } else if (i + 1 < n && SignedReductionAt(flat, i)) {
+        size_t j = i + 1;
+        while (j < flat.ops.size() && flat.ops[j] && Precedence(flat.ops[j]->getType()) == 0) ++j;
+        // A reduction in the term (`sum(k < K) - max(l < L) x ...`) takes
+        // the rest of the expression into its body, so the term does too.
+        bool takes_rest = j + 1 < n && !flat.ops[j];
+        for (size_t k = i + 1; k <= j; ++k) takes_rest = takes_rest || (flat.operands[k].open && (k + 1 < n || then_value.e));
+        if (takes_rest) {
+          cuts.push_back({i, Kind::Signed, n, true});
+          break;
+        }
+        cuts.push_back({i, Kind::Signed, j + 1});
+        i = j + 1;
+      } else {
         ++i;
-        continue;
       }
-      size_t j = i + 1;
-      while (j < flat.ops.size() && Precedence(flat.ops[j]->getType()) == 0) ++j;
-      cuts.push_back({i, j});
-      i = j + 1;
     }
     if (TooDeep(flat.operands[0].span, cuts.size())) return module_->New<IntLit>();
     SourceLoc end = else_value.e ? else_value.span.end : flat.operands.back().span.end;
@@ -529,26 +563,58 @@ class Builder {
       }
       return part;
     };
-    Spanned inner;  // the reduction of the cut after the current one
-    size_t inner_at = flat.operands.size();
+    Spanned inner;  // the operand holding the reduction of the cut after the current one
+    size_t inner_at = n;
     for (size_t c = cuts.size(); c-- > 0;) {
-      auto [at, term_end] = cuts[c];
-      SourceRange op = locate_.Range(flat.ops[at]);
-      auto* sign = module_->New<UnaryExpr>();
-      sign->op = flat.ops[at]->getType() == P::MINUS ? UnaryOp::Neg : UnaryOp::Plus;
-      sign->operand = Chain(slice(at + 1, term_end + 1, nullptr));
-      if (!sign->operand) return module_->New<IntLit>();
-      sign->range = SourceRange{op.begin, flat.operands[term_end].span.end};
-      Flat body = slice(term_end + 1, inner_at, inner.e ? &inner : nullptr);
-      if (!body.operands.empty()) body.ops.insert(body.ops.begin(), flat.ops[term_end]);
-      body.operands.insert(body.operands.begin(), Spanned{sign, sign->range});
-      ReduceExpr* r = ReductionOfCall(static_cast<CallExpr*>(flat.operands[at].e));
-      r->body = Chain(std::move(body));
-      if (!r->body) return module_->New<IntLit>();
-      if (!inner.e && then_value.e) r->body = Ternary({r->body, SourceRange{sign->range.begin, flat.operands.back().span.end}}, then_value, else_value);
+      const Cut& cut = cuts[c];
+      Spanned at = flat.operands[cut.at];
+      Flat body = slice(cut.rest_from, inner_at, inner.e ? &inner : nullptr);
+      // The head of the body: the parenthesized body, or the signed term.
+      Spanned head;
+      antlr4::Token* link = nullptr;
+      if (cut.kind == Kind::Parenthesized) {
+        head = {at.open->body, SourceRange{at.open_body, at.open->body->range.end}};
+        link = cut.at + 1 < n ? flat.ops[cut.at] : nullptr;
+      } else if (cut.kind == Kind::Signed) {
+        SourceRange op = locate_.Range(flat.ops[cut.at]);
+        auto* sign = module_->New<UnaryExpr>();
+        sign->op = flat.ops[cut.at]->getType() == P::MINUS ? UnaryOp::Neg : UnaryOp::Plus;
+        if (cut.term_takes_rest) {
+          if (TooDeep(flat.operands[cut.at + 1].span, 0)) return module_->New<IntLit>();
+          ++depth_;
+          sign->operand = Group(slice(cut.at + 1, n, nullptr), then_value, else_value);
+          --depth_;
+          then_value = else_value = {};
+        } else {
+          sign->operand = Chain(slice(cut.at + 1, cut.rest_from, nullptr));
+        }
+        if (!sign->operand) return module_->New<IntLit>();
+        sign->range = SourceRange{op.begin, cut.term_takes_rest ? end : flat.operands[cut.rest_from - 1].span.end};
+        head = {sign, sign->range};
+        link = cut.rest_from < n ? flat.ops[cut.rest_from - 1] : nullptr;
+      }
+      if (head.e) {
+        if (!body.operands.empty()) body.ops.insert(body.ops.begin(), link);
+        body.operands.insert(body.operands.begin(), head);
+      }
+      ast::Expr* value = Chain(std::move(body));
+      if (!value) return module_->New<IntLit>();
+      if (!inner.e && then_value.e) value = Ternary({value, SourceRange{value->range.begin, flat.operands.back().span.end}}, then_value, else_value);
+      // The reduction, where the operand holds it.
+      ReduceExpr* r = at.open;
+      if (cut.kind != Kind::Parenthesized) {
+        r = ReductionOfCall(at.call);
+        if (at.call_parent) at.call_parent->operand = r;
+        else at.e = r;
+      }
+      r->body = value;
       r->range.end = end;
-      inner = {r, SourceRange{flat.operands[at].span.begin, end}};
-      inner_at = at;
+      for (auto* u = dyn_cast<UnaryExpr>(at.e); u; u = dyn_cast<UnaryExpr>(u->operand)) u->range.end = end;
+      at.span.end = end;
+      at.call = nullptr;
+      at.open = nullptr;
+      inner = at;
+      inner_at = cut.at;
     }
     ast::Expr* e = Chain(slice(0, inner_at, inner.e ? &inner : nullptr));
     if (!e) return module_->New<IntLit>();
@@ -604,11 +670,32 @@ class Builder {
     return values.back().v.e;
   }
 
-  // `sum(c < C) -X[r, c]`: the grammar reads a reduction whose body begins
-  // with a sign as the call `sum(c < C)` and a binary operator. A call of a
-  // reducer whose arguments all read `name < extent`, followed by + or -, is
-  // the reduction it means.
+  // Whether `call`, followed by a body at `body`, reads as a reduction;
+  // reports why not. A call that is no reducer and has no argument of the
+  // form `name < extent` was not meant as one: what is missing is an
+  // operator before the body.
+  bool ReductionCall(CallExpr* call, antlr4::Token* body) {
+    const std::string& f = call->callee.name;
+    bool reducer = f == "sum" || f == "max" || f == "min" || f == "prod";
+    bool any = false, all = !call->args.empty();
+    for (ast::Expr* a : call->args) {
+      bool var = ReductionVar(a).has_value();
+      any = any || var;
+      all = all && var;
+    }
+    if (!reducer && !any) {
+      diags_.Report(locate_.Range(body), DiagKind::UnexpectedTokenExpected, DescribeToken(body, locate_),
+                    "an operator");
+      return false;
+    }
+    if (!all) ReductionOfCall(call);  // reports the variables that are not
+    return all;
+  }
+
+  // `sum(c < C) -X[r, c]`: a reducer call whose arguments all read `name <
+  // extent`, followed by + or -, is the reduction of a signed body.
   bool SignedReductionAt(const Flat& flat, size_t i) {
+    if (!flat.ops[i]) return false;
     size_t op = flat.ops[i]->getType();
     if (op != P::PLUS && op != P::MINUS) return false;
     auto* call = dyn_cast<CallExpr>(flat.operands[i].e);
@@ -685,7 +772,14 @@ class Builder {
     return r;
   }
 
-  ast::Expr* Primary(P::PrimaryContext* c) {
+  // A reduction whose body is in parentheses, as a primary makes it: the
+  // operators after it join its body (Group).
+  struct Opened {
+    ReduceExpr* r = nullptr;
+    SourceLoc body_begin;  // the body's '('
+  };
+
+  ast::Expr* Primary(P::PrimaryContext* c, Opened* opened = nullptr) {
     switch (c->getStart()->getType()) {
       case P::INT_LIT: return IntLiteral(static_cast<P::IntLitContext*>(c));
       case P::FLOAT_LIT: return FloatLiteral(c, c->getText(), "");
@@ -694,12 +788,7 @@ class Builder {
         n->value = c->getStart()->getType() == P::TRUE;
         return n;
       }
-      case P::ID: return NameOrCall(static_cast<P::NameOrCallPrimaryContext*>(c));
-      case P::LPAREN: {
-        ast::Expr* inner = Expr(static_cast<P::ParenPrimaryContext*>(c)->expr());
-        parenthesized_.insert(inner);
-        return inner;
-      }
+      case P::ID: return NameOrCall(static_cast<P::NameOrCallPrimaryContext*>(c), opened);
       default: {
         auto* e = static_cast<P::CastPrimaryContext*>(c);
         auto* n = New<CastExpr>(c);
@@ -710,8 +799,9 @@ class Builder {
     }
   }
 
-  // A name, a call, or a reduction (a call with a body).
-  ast::Expr* NameOrCall(P::NameOrCallPrimaryContext* c) {
+  // A name, a call, or a reduction with its body in parentheses
+  // (`sum(k < K) (x[k] + 1)`).
+  ast::Expr* NameOrCall(P::NameOrCallPrimaryContext* c, Opened* opened) {
     if (c->children.size() == 1) {
       auto* n = New<NameExpr>(c);
       n->name = c->ID()->getText();
@@ -720,29 +810,17 @@ class Builder {
     auto* n = New<CallExpr>(c);
     n->callee = Id(c->ID());
     n->args = Exprs(c->exprList());
-    P::ReduceBodyContext* body = c->reduceBody();
-    if (!body) return n;
-    // `f(x) y` where no reduction was meant (no reducer, no `name < extent`):
-    // say what a missing operator is missing, not what reductions need.
-    const std::string& f = n->callee.name;
-    bool reducer = f == "sum" || f == "max" || f == "min" || f == "prod";
-    if (!reducer && std::none_of(n->args.begin(), n->args.end(), [&](ast::Expr* a) { return ReductionVar(a).has_value(); })) {
-      diags_.Report(locate_.Range(body->getStart()), DiagKind::UnexpectedTokenExpected,
-                    DescribeToken(body->getStart(), locate_), "an operator");
-      return n;
-    }
-    n->range.end = locate_.Range(c->RPAREN()->getSymbol()).end;
-    // A reduction with a bad variable is reported once, without its body
-    // (whose uses of the variable would only repeat the error).
-    bool bad = n->args.empty();
-    for (ast::Expr* a : n->args) bad = bad || !ReductionVar(a);
-    if (bad) {
-      ReductionOfCall(n);
-      return New<IntLit>(c);
-    }
+    if (!c->body) return n;
+    // children: ID ( exprList? ) ( body )
+    size_t k = c->children.size();
+    auto* open_paren = static_cast<antlr4::tree::TerminalNode*>(c->children[k - 3])->getSymbol();
+    auto* close_args = static_cast<antlr4::tree::TerminalNode*>(c->children[k - 4])->getSymbol();
+    n->range.end = locate_.Range(close_args).end;
+    if (!ReductionCall(n, open_paren)) return New<IntLit>(c);
     ReduceExpr* r = ReductionOfCall(n);
-    r->body = Body(body);
+    r->body = Expr(c->body);
     r->range = locate_.Range(c);
+    if (opened) *opened = Opened{r, locate_.Range(open_paren).begin};
     return r;
   }
 

@@ -54,3 +54,26 @@ op r6(A: f32[M, K]) -> f32[M] {
 op r7(X: f32[N]) -> f32[N] {
   out[i] = sum(k < 4) - sum(k < 4) - sum(j < 4) - X[i];
 }
+// A body in parentheses takes the operators after it, and postfixes apply
+// to it; a prefix applies to the whole reduction.
+// CHECK: OpOut {{.*}} out[i] = (sum(k < K) (A[i, k] * 2.0))
+// CHECK: OpOut {{.*}} out[i] = (-(sum(k < K) (A[i, k][0] * 2.0)))
+// CHECK: OpOut {{.*}} out[i] = (1.0 + (sum(k < K) A[i, k]))
+// CHECK: OpOut {{.*}} out[i] = (sum(k < K) (A[i, k] ? 1.0 : 2.0))
+op p1(A: f32[M, K]) -> f32[M] { out[i] = sum(k < K) (A[i, k]) * 2.0; }
+op p2(A: f32[M, K]) -> f32[M] { out[i] = -sum(k < K) (A[i, k])[0] * 2.0; }
+op p3(A: f32[M, K]) -> f32[M] { out[i] = 1.0 + sum(k < K) (A[i, k]); }
+op p4(A: f32[M, K]) -> f32[M] { out[i] = sum(k < K) (A[i, k]) ? 1.0 : 2.0; }
+// Nested reductions; a signed body after a tighter operator; a reduction in
+// a signed term takes the rest of the expression.
+// CHECK: OpOut {{.*}} out[i] = (sum(k < K) (max(l < L) (A[i, k, l] - 1.0)))
+// CHECK: OpOut {{.*}} out[i] = (2.0 * (sum(k < K) ((-A[i, k, 0]) + 1.0)))
+// CHECK: OpOut {{.*}} out[i] = (sum(k < K) (-(max(l < L) (A[i, k, l] / 2.0))))
+// CHECK: OpOut {{.*}} out[i] = (-(-(sum(k < K) (A[i, k, 0] + (!(sum(k < K) (~A[i, k, 0])))))))
+op n1(A: f32[M, K, L]) -> f32[M] { out[i] = sum(k < K) max(l < L) A[i, k, l] - 1.0; }
+op n2(A: f32[M, K, L]) -> f32[M] { out[i] = 2.0 * sum(k < K) -A[i, k, 0] + 1.0; }
+op n3(A: f32[M, K, L]) -> f32[M] { out[i] = sum(k < K) - max(l < L) A[i, k, l] / 2.0; }
+op n4(A: f32[M, K, L]) -> f32[M] { out[i] = - - sum(k < K) A[i, k, 0] + !sum(k < K) ~A[i, k, 0]; }
+// A compile-time parameter's default may be parenthesized.
+// CHECK: CtParam {{.*}} C: i32 in [1, 2] = 1
+kernel d<C: int in [1, 2] = (1)>(X: f32[N]) block(32) { X[0] = 1.0; }

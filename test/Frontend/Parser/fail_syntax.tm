@@ -51,6 +51,18 @@ kernel k(X: f32[N]) block(32) {
 
 // -----
 
+kernel k(X: f32[N]) block(32) {
+  X[0] = X[1] X[2];   // expected-error {{unexpected identifier 'X'; expected an operator}}
+}
+
+// -----
+
+kernel k(X: f32[N]) block(32) {
+  X[0] = exp(X[0])(X[1]);   // expected-error {{unexpected '('; expected an operator}}
+}
+
+// -----
+
 // A call followed by a body is a reduction; its arguments are its variables.
 op f(X: f32[N, K]) -> f32[N] {
   out[i] = sum(k + 1 < K, (j < 2)) X[i, k];  // expected-error {{arguments read 'name < extent'}} expected-error {{arguments read 'name < extent'}}
