@@ -345,6 +345,8 @@ class Builder {
   // range starts at its first token, as the source shows it), and what a
   // body after it would attach to.
   struct Spanned {
+    Spanned() = default;
+    Spanned(ast::Expr* e, SourceRange span) : e(e), span(span) {}
     ast::Expr* e = nullptr;
     SourceRange span;
     // A call at the operand's right edge, with no postfix after it (there
@@ -356,7 +358,8 @@ class Builder {
     // operators after it join its body.
     ReduceExpr* open = nullptr;
     SourceLoc open_body;  // where that body's '(' is
-    antlr4::Token* first = nullptr;  // the operand's first token
+    antlr4::Token* first = nullptr;  // the operand's first and last tokens
+    antlr4::Token* last = nullptr;
   };
 
   // One flat expression: operands[i] ops[i] operands[i + 1] ..., where a
@@ -421,9 +424,53 @@ class Builder {
       else_value.e = else_ctx->getRuleIndex() == P::RuleCond ? Cond(static_cast<P::CondContext*>(else_ctx))
                                                             : Expr(static_cast<P::ExprContext*>(else_ctx));
     }
-    ast::Expr* e = Group(std::move(flat), then_value, else_value);
+    ast::Expr* e = Group(flat, 0, then_value, else_value);
     --depth_;
+    // The depth of the whole tree (operands nest chains, postfixes and
+    // prefixes), measured once for each outermost expression.
+    if (depth_ == 0 && !too_deep_ && TreeDepth(e) + 1 >= max_depth_) {
+      TooDeep(span, max_depth_);
+      return module_->New<IntLit>();
+    }
     return e;
+  }
+
+  // The depth of an expression tree, without recursion.
+  static size_t TreeDepth(ast::Expr* root) {
+    size_t deepest = 0;
+    std::vector<std::pair<ast::Expr*, size_t>> stack{{root, 1}};
+    while (!stack.empty()) {
+      auto [e, d] = stack.back();
+      stack.pop_back();
+      if (!e) continue;
+      deepest = std::max(deepest, d);
+      auto push = [&, d = d](ast::Expr* c) { stack.push_back({c, d + 1}); };
+      if (auto* b = dyn_cast<BinaryExpr>(e)) { push(b->lhs); push(b->rhs); }
+      else if (auto* u = dyn_cast<UnaryExpr>(e)) push(u->operand);
+      else if (auto* t = dyn_cast<TernaryExpr>(e)) { push(t->cond); push(t->then_value); push(t->else_value); }
+      else if (auto* x = dyn_cast<IndexExpr>(e)) { push(x->base); for (ast::Expr* i : x->indices) push(i); }
+      else if (auto* m = dyn_cast<MemberExpr>(e)) push(m->base);
+      else if (auto* c = dyn_cast<CallExpr>(e)) { for (ast::Expr* a : c->args) push(a); }
+      else if (auto* c = dyn_cast<CastExpr>(e)) push(c->operand);
+      else if (auto* r = dyn_cast<ReduceExpr>(e)) { for (auto& v : r->vars) push(v.extent); push(r->body); }
+    }
+    return deepest;
+  }
+
+  // Two operands side by side with no operator between them.
+  static bool NewLineBetween(const Spanned& a, const Spanned& b) {
+    return b.first->getLine() > a.last->getLine();
+  }
+
+  // Reports the operator missing between `a` and `b`: a missing ';' when
+  // `b` begins a new line (`X[0] = 1.0` then `foo(Y);`), as the parser says.
+  void MissingOperator(const Spanned& a, const Spanned& b) {
+    if (NewLineBetween(a, b)) {
+      diags_.Report(locate_.After(a.last), DiagKind::ExpectedToken, "';'", DescribeToken(b.first, locate_));
+      return;
+    }
+    diags_.Report(locate_.Range(b.first), DiagKind::UnexpectedTokenExpected, DescribeToken(b.first, locate_),
+                  "an operator");
   }
 
   // An operand (grammar: operand, unsignedOperand): `op operand`, or
@@ -445,6 +492,7 @@ class Builder {
       n->range = span;
       Spanned out{n, span};
       out.first = c->getStart();
+      out.last = c->getStop();
       out.call = inner.call;
       out.call_parent = inner.call && !inner.call_parent ? n : inner.call_parent;
       out.open = inner.open;
@@ -454,6 +502,7 @@ class Builder {
     Spanned out;
     out.span = span;
     out.first = c->getStart();
+    out.last = c->getStop();
     if (first == P::LPAREN) {
       out.e = Expr(static_cast<P::ParenContext*>(c->children[0])->expr());
       parenthesized_.insert(out.e);
@@ -505,7 +554,7 @@ class Builder {
   // Reductions can follow one another, each in the body of the one before;
   // they are found left to right and built from the right, so that each
   // operand is grouped once.
-  ast::Expr* Group(Flat flat, Spanned then_value, Spanned else_value) {
+  ast::Expr* Group(const Flat& flat, size_t from, Spanned then_value, Spanned else_value) {
     enum class Kind { Juxtaposed, Parenthesized, Signed };
     struct Cut {
       size_t at;         // the reduction's operand
@@ -515,12 +564,11 @@ class Builder {
     };
     std::vector<Cut> cuts;
     size_t n = flat.operands.size();
-    for (size_t i = 0; i < n;) {
+    for (size_t i = from; i < n;) {
       if (i + 1 < n && !flat.ops[i]) {
         antlr4::Token* body = flat.operands[i + 1].first;
-        if (!flat.operands[i].call) {
-          diags_.Report(locate_.Range(body), DiagKind::UnexpectedTokenExpected, DescribeToken(body, locate_),
-                        "an operator");
+        if (!flat.operands[i].call || !MeantAsReduction(flat.operands[i].call)) {
+          MissingOperator(flat.operands[i], flat.operands[i + 1]);
           return module_->New<IntLit>();
         }
         if (!ReductionCall(flat.operands[i].call, body)) return module_->New<IntLit>();
@@ -546,7 +594,7 @@ class Builder {
         ++i;
       }
     }
-    if (TooDeep(flat.operands[0].span, cuts.size())) return module_->New<IntLit>();
+    if (TooDeep(flat.operands[from].span, cuts.size())) return module_->New<IntLit>();
     SourceLoc end = else_value.e ? else_value.span.end : flat.operands.back().span.end;
     // The operands [from, to) and the operators between them, then `last`
     // (the reduction built for the next cut) when given, joined by the
@@ -582,7 +630,7 @@ class Builder {
         if (cut.term_takes_rest) {
           if (TooDeep(flat.operands[cut.at + 1].span, 0)) return module_->New<IntLit>();
           ++depth_;
-          sign->operand = Group(slice(cut.at + 1, n, nullptr), then_value, else_value);
+          sign->operand = Group(flat, cut.at + 1, then_value, else_value);
           --depth_;
           then_value = else_value = {};
         } else {
@@ -616,10 +664,10 @@ class Builder {
       inner = at;
       inner_at = cut.at;
     }
-    ast::Expr* e = Chain(slice(0, inner_at, inner.e ? &inner : nullptr));
+    ast::Expr* e = Chain(slice(from, inner_at, inner.e ? &inner : nullptr));
     if (!e) return module_->New<IntLit>();
     if (!cuts.empty() || !then_value.e) return e;
-    return Ternary({e, SourceRange{flat.operands[0].span.begin, flat.operands.back().span.end}}, then_value, else_value);
+    return Ternary({e, SourceRange{flat.operands[from].span.begin, flat.operands.back().span.end}}, then_value, else_value);
   }
 
   ast::Expr* Ternary(Spanned cond, Spanned then_value, Spanned else_value) {
@@ -671,25 +719,37 @@ class Builder {
   }
 
   // Whether `call`, followed by a body at `body`, reads as a reduction;
-  // reports why not. A call that is no reducer and has no argument of the
-  // form `name < extent` was not meant as one: what is missing is an
-  // operator before the body.
+  // reports why not.
   bool ReductionCall(CallExpr* call, antlr4::Token* body) {
-    const std::string& f = call->callee.name;
-    bool reducer = f == "sum" || f == "max" || f == "min" || f == "prod";
-    bool any = false, all = !call->args.empty();
-    for (ast::Expr* a : call->args) {
-      bool var = ReductionVar(a).has_value();
-      any = any || var;
-      all = all && var;
-    }
-    if (!reducer && !any) {
+    if (!MeantAsReduction(call)) {
       diags_.Report(locate_.Range(body), DiagKind::UnexpectedTokenExpected, DescribeToken(body, locate_),
                     "an operator");
       return false;
     }
-    if (!all) ReductionOfCall(call);  // reports the variables that are not
-    return all;
+    for (ast::Expr* a : call->args) {
+      if (!ReductionVar(a)) {
+        ReductionOfCall(call);  // reports the variables that are not
+        return false;
+      }
+    }
+    if (call->args.empty()) {
+      ReductionOfCall(call);  // reports the missing variables
+      return false;
+    }
+    return true;
+  }
+
+  // A call followed by a body was meant as a reduction when it calls sum or
+  // prod (no function has those names), a reducer has no arguments (`max()
+  // x`), or an argument reads `name < extent`; after any other call
+  // (`max(a, b) c`, `f(x) y`) an operator is missing.
+  bool MeantAsReduction(CallExpr* call) {
+    const std::string& f = call->callee.name;
+    if (f == "sum" || f == "prod") return true;
+    if (call->args.empty()) return f == "max" || f == "min";
+    for (ast::Expr* a : call->args)
+      if (ReductionVar(a)) return true;
+    return false;
   }
 
   // `sum(c < C) -X[r, c]`: a reducer call whose arguments all read `name <
@@ -698,8 +758,10 @@ class Builder {
     if (!flat.ops[i]) return false;
     size_t op = flat.ops[i]->getType();
     if (op != P::PLUS && op != P::MINUS) return false;
-    auto* call = dyn_cast<CallExpr>(flat.operands[i].e);
-    if (!call || call->args.empty()) return false;
+    // The operand is the call itself: not in parentheses (which close a
+    // reduction), not under a prefix (`-sum(k < K) - x` stays a call).
+    CallExpr* call = flat.operands[i].call;
+    if (!call || flat.operands[i].call_parent || call->args.empty()) return false;
     const std::string& f = call->callee.name;
     if (f != "sum" && f != "max" && f != "min" && f != "prod") return false;
     for (ast::Expr* a : call->args)

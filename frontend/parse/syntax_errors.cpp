@@ -76,6 +76,36 @@ const antlr4::Token* UnclosedOpener(antlr4::Parser* parser, const antlr4::Token*
   return nullptr;
 }
 
+// `X[0] = 1.0` and, on the next line, `Y[0] = 2.0;`: the parser reads
+// `1.0 Y[0]` as a reduction's body beside its call (Tm.g4, expr) and trips
+// on the second '='. When an assignment operator is the offending token and
+// the statement before it has a line that begins with an operand right
+// after one that ended an operand, the ';' is missing at that line break:
+// returns the token that begins the line.
+const antlr4::Token* UnterminatedLine(antlr4::Parser* parser, const antlr4::Token* offending) {
+  size_t type = offending->getType();
+  bool assign = type == TmParser::ASSIGN || (type >= TmParser::PLUS_ASSIGN && type <= TmParser::SHR_ASSIGN);
+  if (!assign) return nullptr;
+  auto ends_operand = [](size_t t) {
+    return t == TmParser::ID || t == TmParser::INT_LIT || t == TmParser::FLOAT_LIT || t == TmParser::TRUE ||
+           t == TmParser::FALSE || t == TmParser::RPAREN || t == TmParser::RBRACK;
+  };
+  auto begins_operand = [](size_t t) {
+    return t == TmParser::ID || t == TmParser::INT_LIT || t == TmParser::FLOAT_LIT || t == TmParser::TRUE ||
+           t == TmParser::FALSE || t == TmParser::NOT || t == TmParser::TILDE ||
+           (t >= TmParser::BOOL && t <= TmParser::INT);
+  };
+  auto* stream = static_cast<antlr4::BufferedTokenStream*>(parser->getTokenStream());
+  for (size_t i = offending->getTokenIndex(); i-- > 1;) {
+    const antlr4::Token* t = stream->get(i);
+    const antlr4::Token* before = stream->get(i - 1);
+    size_t bt = before->getType();
+    if (bt == TmParser::SEMI || bt == TmParser::LBRACE || bt == TmParser::RBRACE) return nullptr;
+    if (t->getLine() > before->getLine() && begins_operand(t->getType()) && ends_operand(bt)) return t;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 std::string DescribeToken(const antlr4::Token* tok, const TokenLocator& locate) {
@@ -129,6 +159,13 @@ void SyntaxErrorListener::syntaxError(antlr4::Recognizer* recognizer, antlr4::To
     if (!new_statement) return;
   }
   last_error_index_ = index;
+  if (const antlr4::Token* line_start = UnterminatedLine(parser, offending)) {
+    auto* stream = static_cast<antlr4::BufferedTokenStream*>(parser->getTokenStream());
+    diags_.Report(locate_.After(stream->get(line_start->getTokenIndex() - 1)), DiagKind::ExpectedToken, "';'",
+                  DescribeToken(line_start, locate_));
+    if (diags_.ShouldStop()) throw antlr4::ParseCancellationException("error limit");
+    return;
+  }
   std::string hint = ExpectedHint(parser, offending);
   const antlr4::Token* opener = UnclosedOpener(parser, offending, hint);
   auto note_opener = [&](DiagnosticBuilder&& diag) {

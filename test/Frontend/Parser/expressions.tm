@@ -77,3 +77,12 @@ op n4(A: f32[M, K, L]) -> f32[M] { out[i] = - - sum(k < K) A[i, k, 0] + !sum(k <
 // A compile-time parameter's default may be parenthesized.
 // CHECK: CtParam {{.*}} C: i32 in [1, 2] = 1
 kernel d<C: int in [1, 2] = (1)>(X: f32[N]) block(32) { X[0] = 1.0; }
+// A body may begin on the next line. Parentheses close a reduction, so a
+// parenthesized reducer call followed by a sign stays a call.
+// CHECK: OpOut {{.*}} out[i, j] = (sum(k < K) (A[i, k] * B[k, j]))
+// CHECK: OpOut {{.*}} out[i] = (sum((k < K)) - A[i, k])
+op l1(A: f32[M, K], B: f32[K, N]) -> f32[M, N] {
+  out[i, j] = sum(k < K)
+      A[i, k] * B[k, j];
+}
+op l2(A: f32[M, K]) -> f32[M] { out[i] = (sum(k < K)) - A[i, k]; }

@@ -57,6 +57,37 @@ kernel k(X: f32[N]) block(32) {
 
 // -----
 
+// A missing ';' at the end of a line, the next line an assignment or a
+// call: reported where the ';' belongs.
+kernel k(X: f32[N], Y: f32[N]) block(32) {
+  let a = X[0]   // expected-error {{expected ';' before identifier 'Y'}}
+  Y[0] = a;
+}
+
+// -----
+
+kernel k(X: f32[N], Y: f32[N]) block(32) {
+  X[0] = 1.0     // expected-error {{expected ';' before identifier 'Y'}}
+  Y[0] += 2.0;
+}
+
+// -----
+
+func g(x: f32) -> f32 { return x; }
+kernel k(X: f32[N]) block(32) {
+  X[0] = 1.0     // expected-error {{expected ';' before identifier 'g'}}
+  g(X[1]);
+}
+
+// -----
+
+// max and min of values, not reductions: an operator is missing.
+kernel k(X: f32[N]) block(32) {
+  X[0] = max(X[0], X[1]) X[2];   // expected-error {{unexpected identifier 'X'; expected an operator}}
+}
+
+// -----
+
 kernel k(X: f32[N]) block(32) {
   X[0] = exp(X[0])(X[1]);   // expected-error {{unexpected '('; expected an operator}}
 }

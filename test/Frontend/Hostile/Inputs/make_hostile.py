@@ -9,6 +9,9 @@ usage: make_hostile.py KIND N OUT
   unary N          N unary minus signs
   chain N          N additions in one flat expression
   reductions N     N reductions with signed bodies, each the body of the last
+  alternating N    N pairs of a signed and a juxtaposed reduction
+  members N        N member accesses in a row
+  nested-chains N  20 parenthesized chains, each of N additions, one in another
   else-if N        an if / else-if chain N long
   blocks N         N nested blocks
   lines N          a valid file of about N lines
@@ -49,6 +52,15 @@ def main():
         data = ("let x = 1" + " + 1" * n + ";\n").encode()
     elif kind == "reductions":
         data = ("op o(X: f32[N]) -> f32[N] { out[i] = " + "sum(k < 4) - " * n + "X[i]; }\n").encode()
+    elif kind == "alternating":
+        data = ("op o(X: f32[N]) -> f32[N] { out[i] = " + "sum(k < 4) - max(l < 4) " * n + "X[i]; }\n").encode()
+    elif kind == "members":
+        data = ("kernel k(X: f32[N]) block(32) { return X" + ".a" * n + "; }\n").encode()
+    elif kind == "nested-chains":
+        e = "1"
+        for _ in range(20):
+            e = "(" + e + " + 1" * n + ")"
+        data = ("kernel k(X: f32[N]) block(32) { let a = " + e + "; }\n").encode()
     elif kind == "else-if":
         body = "if (x > 0) { }" + " else if (x > 0) { }" * n
         data = ("func f(x: i32) {\n  " + body + "\n}\n").encode()
