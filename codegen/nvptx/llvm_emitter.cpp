@@ -21,6 +21,7 @@
 #include <map>
 
 #include "codegen/cpu/cpu_abi.h"
+#include "codegen/nvptx/local_cse.h"
 #include "codegen/nvptx/nvptx_backend.h"
 #include "codegen/nvptx/predicated_stores.h"
 #include "codegen/nvptx/value_range.h"
@@ -44,8 +45,9 @@ constexpr int64_t kStaticSharedLimit = 48 * 1024;
 class Emitter {
  public:
   Emitter(llvm::Module& mod, const LlvmEmitOptions& o)
-      : mod_(mod), ctx_(mod.getContext()), b_(ctx_), o_(o), global_as_(o.host ? 0 : kGlobalAS),
-        shared_as_(o.host ? 0 : kSharedAS) {
+      : mod_(mod), ctx_(mod.getContext()), b_(ctx_, CseFolder(cse_), CseInserter(cse_)), o_(o),
+        global_as_(o.host ? 0 : kGlobalAS), shared_as_(o.host ? 0 : kSharedAS) {
+    cse_.Bind(&b_);
     if (o.debug != LlvmEmitOptions::Debug::None && o.sources) StartDebugInfo();
   }
 
@@ -221,6 +223,7 @@ class Emitter {
     vars_.clear();
     buffers_.clear();
     register_words_ = 0;
+    cse_.Clear();
     predicate_guards_ = !o_.host && CountPredicableGuards(fn.body) >= kPredicatedGuardsFrom;
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", f_);
     b_.SetInsertPoint(entry_);
@@ -1720,7 +1723,8 @@ class Emitter {
 
   llvm::Module& mod_;
   llvm::LLVMContext& ctx_;
-  llvm::IRBuilder<> b_;
+  LocalCse cse_;  // before b_, which refers to it
+  CseBuilder b_;
   const LlvmEmitOptions& o_;
   unsigned global_as_, shared_as_;
   llvm::Value* thread_ = nullptr;

@@ -41,7 +41,7 @@ std::pair<const char*, const char*> SpaceOf(llvm::Value* addr) {
 // machine scheduler keeps it in order with the other accesses; the memory
 // effects say that it touches only what `addr` points to, so that LLVM's
 // passes still know what else it leaves alone.
-llvm::CallInst* Call(llvm::IRBuilder<>& b, llvm::FunctionType* fn, const std::string& text, const std::string& constraints,
+llvm::CallInst* Call(llvm::IRBuilderBase& b, llvm::FunctionType* fn, const std::string& text, const std::string& constraints,
                      llvm::ArrayRef<llvm::Value*> args, llvm::ModRefInfo effect) {
   llvm::CallInst* call = b.CreateCall(fn, llvm::InlineAsm::get(fn, text, constraints, /*hasSideEffects=*/true), args);
   call->setMemoryEffects(llvm::MemoryEffects::argMemOnly(effect));
@@ -78,7 +78,7 @@ bool DependsOnArgument(llvm::Value* v) {
   return false;
 }
 
-void EmitPredicatedStore(llvm::IRBuilder<>& b, llvm::Value* pred, llvm::Value* value, llvm::Value* addr) {
+void EmitPredicatedStore(llvm::IRBuilderBase& b, llvm::Value* pred, llvm::Value* value, llvm::Value* addr) {
   Access a = AccessOf(value->getType());
   if (!value->getType()->isIntegerTy() && a.constraint != "f" && a.constraint != "d")
     value = b.CreateBitCast(value, b.getIntNTy(a.bits));
@@ -89,7 +89,7 @@ void EmitPredicatedStore(llvm::IRBuilder<>& b, llvm::Value* pred, llvm::Value* v
        std::string("b,") + addr_constraint + "," + a.constraint, {pred, addr, value}, llvm::ModRefInfo::Mod);
 }
 
-llvm::Value* EmitPredicatedLoad(llvm::IRBuilder<>& b, llvm::Value* pred, llvm::Type* type, llvm::Value* addr) {
+llvm::Value* EmitPredicatedLoad(llvm::IRBuilderBase& b, llvm::Value* pred, llvm::Type* type, llvm::Value* addr) {
   Access a = AccessOf(type);
   bool as_bits = !type->isIntegerTy() && a.constraint != "f" && a.constraint != "d";
   llvm::Type* reg = a.constraint == "f" || a.constraint == "d" ? type : b.getIntNTy(a.reg);

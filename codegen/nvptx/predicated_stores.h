@@ -31,10 +31,10 @@ bool DependsOnArgument(llvm::Value* v);
 /// `addr` (memory(argmem: write)), so LLVM keeps its alias analysis for the
 /// accesses around it. `addr` is a pointer in address space 0 (generic),
 /// 1 (global) or 3 (shared, 32-bit); value a scalar of 8 to 64 bits.
-void EmitPredicatedStore(llvm::IRBuilder<>& b, llvm::Value* pred, llvm::Value* value, llvm::Value* addr);
+void EmitPredicatedStore(llvm::IRBuilderBase& b, llvm::Value* pred, llvm::Value* value, llvm::Value* addr);
 
 /// `@pred ld.SPACE.TYPE` of a `type` value (zero when pred is false), with
 /// the same operands and effects (memory(argmem: read)).
-llvm::Value* EmitPredicatedLoad(llvm::IRBuilder<>& b, llvm::Value* pred, llvm::Type* type, llvm::Value* addr);
+llvm::Value* EmitPredicatedLoad(llvm::IRBuilderBase& b, llvm::Value* pred, llvm::Type* type, llvm::Value* addr);
 
 }  // namespace tmc::codegen

@@ -1,0 +1,116 @@
+// local-cse: the emitter's IRBuilder builds each pure instruction once per
+// block. Asked for an instruction equal to one it already appended to the
+// end of the same block (same opcode, types, operands and flags), it
+// returns that one instead of building another.
+//
+// Why: the emitter translates every index expression where it occurs, and
+// unrolled tiles repeat the same address arithmetic many times (attention's
+// first LLVM IR had 11,000 instructions, half of them repeats). LLVM's
+// EarlyCSE removes them, but each costs its creation and a trip through
+// SROA and EarlyCSE first; a hash lookup at creation is cheaper.
+#pragma once
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/IR/ConstantFolder.h>
+#include <llvm/IR/IRBuilder.h>
+
+#include <cstdint>
+
+namespace tmc::codegen {
+
+/// What a pure instruction is, without its block and flags: what must be
+/// equal for one instruction to stand for another. A view: the operands
+/// and the extra words live with whoever asks.
+struct CseShape {
+  unsigned opcode = 0;
+  llvm::Type* type = nullptr;    // the result's
+  llvm::Type* source = nullptr;  // a GEP's source element type
+  llvm::ArrayRef<llvm::Value*> operands;
+  llvm::ArrayRef<unsigned> extra;  // a compare's predicate, aggregate indices, a shuffle mask
+};
+
+/// The pure instructions built at the end of each block of the function
+/// being emitted, by a hash of their block and shape. Only instructions
+/// appended at a block's end are recorded, and only requests for a block's
+/// end are answered, so a recorded instruction always comes before the
+/// place it is reused.
+class LocalCse {
+ public:
+  /// The builder whose insertion point requests refer to.
+  void Bind(const llvm::IRBuilderBase* builder) { builder_ = builder; }
+  /// Forgets every instruction (a new function).
+  void Clear() { table_.clear(); }
+
+  /// An instruction of the insertion block of `shape` with exactly `flags`
+  /// (FlagsOf's encoding; `fmf`, when given, instead of the builder's
+  /// fast-math flags), or null.
+  llvm::Value* Find(const CseShape& shape, unsigned flags, const llvm::FastMathFlags* fmf = nullptr) const;
+  /// Records `i`, inserted at `at`, if it is pure and `at` is a block's end.
+  void Record(llvm::Instruction* i, llvm::BasicBlock::iterator at);
+
+  /// nuw, nsw, exact, disjoint, nneg and a GEP's no-wrap flags as bits.
+  static unsigned FlagsOf(const llvm::Instruction* i);
+  static constexpr unsigned kNuw = 1, kNsw = 2, kExact = 4, kDisjoint = 8, kNonNeg = 16, kGepShift = 8;
+
+ private:
+  const llvm::IRBuilderBase* builder_ = nullptr;
+  // By hash alone: a collision finds an instruction of another shape,
+  // which Find checks and does not use.
+  llvm::DenseMap<uint64_t, llvm::Instruction*> table_;
+};
+
+/// LLVM's constant folder first; then an equal instruction of the block.
+class CseFolder final : public llvm::IRBuilderFolder {
+ public:
+  explicit CseFolder(LocalCse& cse) : cse_(&cse) {}
+
+  llvm::Value* FoldBinOp(llvm::Instruction::BinaryOps opc, llvm::Value* l, llvm::Value* r) const override;
+  llvm::Value* FoldExactBinOp(llvm::Instruction::BinaryOps opc, llvm::Value* l, llvm::Value* r,
+                              bool exact) const override;
+  llvm::Value* FoldNoWrapBinOp(llvm::Instruction::BinaryOps opc, llvm::Value* l, llvm::Value* r, bool nuw,
+                               bool nsw) const override;
+  llvm::Value* FoldBinOpFMF(llvm::Instruction::BinaryOps opc, llvm::Value* l, llvm::Value* r,
+                            llvm::FastMathFlags fmf) const override;
+  llvm::Value* FoldUnOpFMF(llvm::Instruction::UnaryOps opc, llvm::Value* v, llvm::FastMathFlags fmf) const override;
+  llvm::Value* FoldCmp(llvm::CmpInst::Predicate p, llvm::Value* l, llvm::Value* r) const override;
+  llvm::Value* FoldGEP(llvm::Type* type, llvm::Value* ptr, llvm::ArrayRef<llvm::Value*> indices,
+                       llvm::GEPNoWrapFlags nw) const override;
+  llvm::Value* FoldSelect(llvm::Value* c, llvm::Value* t, llvm::Value* f) const override;
+  llvm::Value* FoldExtractValue(llvm::Value* agg, llvm::ArrayRef<unsigned> indices) const override;
+  llvm::Value* FoldInsertValue(llvm::Value* agg, llvm::Value* v, llvm::ArrayRef<unsigned> indices) const override;
+  llvm::Value* FoldExtractElement(llvm::Value* vec, llvm::Value* index) const override;
+  llvm::Value* FoldInsertElement(llvm::Value* vec, llvm::Value* elt, llvm::Value* index) const override;
+  llvm::Value* FoldShuffleVector(llvm::Value* a, llvm::Value* b, llvm::ArrayRef<int> mask) const override;
+  llvm::Value* FoldCast(llvm::Instruction::CastOps op, llvm::Value* v, llvm::Type* dest) const override;
+  llvm::Value* FoldBinaryIntrinsic(llvm::Intrinsic::ID id, llvm::Value* l, llvm::Value* r, llvm::Type* type,
+                                   llvm::Instruction* fmf_source) const override {
+    return constants_.FoldBinaryIntrinsic(id, l, r, type, fmf_source);
+  }
+  llvm::Value* CreatePointerCast(llvm::Constant* c, llvm::Type* dest) const override {
+    return constants_.CreatePointerCast(c, dest);
+  }
+  llvm::Value* CreatePointerBitCastOrAddrSpaceCast(llvm::Constant* c, llvm::Type* dest) const override {
+    return constants_.CreatePointerBitCastOrAddrSpaceCast(c, dest);
+  }
+
+ private:
+  llvm::ConstantFolder constants_;
+  LocalCse* cse_;
+};
+
+/// Inserts as IRBuilder's default inserter does, then records.
+class CseInserter final : public llvm::IRBuilderDefaultInserter {
+ public:
+  explicit CseInserter(LocalCse& cse) : cse_(&cse) {}
+  void InsertHelper(llvm::Instruction* i, const llvm::Twine& name, llvm::BasicBlock::iterator at) const override {
+    llvm::IRBuilderDefaultInserter::InsertHelper(i, name, at);
+    cse_->Record(i, at);
+  }
+
+ private:
+  LocalCse* cse_;
+};
+
+using CseBuilder = llvm::IRBuilder<CseFolder, CseInserter>;
+
+}  // namespace tmc::codegen

@@ -1,0 +1,141 @@
+// LocalCse (codegen/nvptx/local_cse.h): the emitter's builder reuses a
+// pure instruction of the same block with the same operands and flags,
+// and nothing else (another block, other flags, a place before the end
+// of a block, anything that touches memory).
+#include <gtest/gtest.h>
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "codegen/nvptx/local_cse.h"
+
+namespace {
+
+using tmc::codegen::CseBuilder;
+using tmc::codegen::CseFolder;
+using tmc::codegen::CseInserter;
+using tmc::codegen::LocalCse;
+
+struct Fixture {
+  llvm::LLVMContext ctx;
+  llvm::Module mod{"m", ctx};
+  LocalCse cse;
+  CseBuilder b{ctx, CseFolder(cse), CseInserter(cse)};
+  llvm::Function* f;
+  llvm::BasicBlock* entry;
+  Fixture() {
+    cse.Bind(&b);
+    auto* type = llvm::FunctionType::get(b.getVoidTy(), {b.getInt32Ty(), b.getInt32Ty(), b.getPtrTy(), b.getFloatTy()},
+                                         false);
+    f = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "k", mod);
+    entry = llvm::BasicBlock::Create(ctx, "entry", f);
+    b.SetInsertPoint(entry);
+  }
+  llvm::Value* A() { return f->getArg(0); }
+  llvm::Value* B() { return f->getArg(1); }
+  llvm::Value* P() { return f->getArg(2); }
+  llvm::Value* X() { return f->getArg(3); }
+  size_t Count() const { return entry->size(); }
+};
+
+TEST(LocalCse, ReusesAnEqualInstructionOfTheBlock) {
+  Fixture x;
+  llvm::Value* m = x.b.CreateMul(x.A(), x.B());
+  llvm::Value* s = x.b.CreateAdd(m, x.b.getInt32(4), "", false, true);
+  EXPECT_EQ(x.b.CreateMul(x.A(), x.B()), m);
+  EXPECT_EQ(x.b.CreateAdd(m, x.b.getInt32(4), "", false, true), s);
+  EXPECT_EQ(x.b.CreateMul(x.B(), x.A()), m);  // commutative
+  EXPECT_EQ(x.Count(), 2u);
+  // Not commutative: another value.
+  llvm::Value* d = x.b.CreateSub(x.A(), x.B());
+  EXPECT_NE(x.b.CreateSub(x.B(), x.A()), d);
+}
+
+TEST(LocalCse, EveryPureKind) {
+  Fixture x;
+  auto twice = [&](auto make) {
+    llvm::Value* first = make();
+    size_t n = x.Count();
+    EXPECT_EQ(make(), first);
+    EXPECT_EQ(x.Count(), n);
+  };
+  twice([&] { return x.b.CreateICmpSLT(x.A(), x.B()); });
+  twice([&] { return x.b.CreateFCmpOLT(x.X(), x.X()); });
+  twice([&] { return x.b.CreateSExt(x.A(), x.b.getInt64Ty()); });
+  twice([&] { return x.b.CreateSelect(x.b.CreateICmpEQ(x.A(), x.B()), x.A(), x.B()); });
+  twice([&] { return x.b.CreateInBoundsGEP(x.b.getFloatTy(), x.P(), x.A()); });
+  twice([&] { return x.b.CreateFMul(x.X(), x.X()); });
+  twice([&] { return x.b.CreateFNeg(x.X()); });
+  twice([&] { return x.b.CreateSDiv(x.A(), x.B()); });
+  auto* vec = llvm::FixedVectorType::get(x.b.getFloatTy(), 2);
+  twice([&] { return x.b.CreateInsertElement(llvm::PoisonValue::get(vec), x.X(), uint64_t{0}); });
+  auto* pair = llvm::StructType::get(x.ctx, {x.b.getInt32Ty(), x.b.getInt32Ty()});
+  twice([&] { return x.b.CreateInsertValue(llvm::PoisonValue::get(pair), x.A(), {1}); });
+}
+
+TEST(LocalCse, CompareByPredicateAndCastByType) {
+  Fixture x;
+  llvm::Value* lt = x.b.CreateICmpSLT(x.A(), x.B());
+  EXPECT_NE(x.b.CreateICmpSLE(x.A(), x.B()), lt);
+  llvm::Value* wide = x.b.CreateSExt(x.A(), x.b.getInt64Ty());
+  EXPECT_NE(x.b.CreateZExt(x.A(), x.b.getInt64Ty()), wide);
+  EXPECT_NE(x.b.CreateSExt(x.A(), x.b.getIntNTy(48)), wide);
+  llvm::Value* g = x.b.CreateInBoundsGEP(x.b.getFloatTy(), x.P(), x.A());
+  EXPECT_NE(x.b.CreateInBoundsGEP(x.b.getHalfTy(), x.P(), x.A()), g);  // another element size
+}
+
+TEST(LocalCse, FlagsMustBeEqual) {
+  Fixture x;
+  // `add nsw` promises no signed overflow: it must not stand for a plain
+  // add (whose wrapped value is defined), nor the other way round.
+  llvm::Value* nsw = x.b.CreateAdd(x.A(), x.B(), "", false, true);
+  llvm::Value* plain = x.b.CreateAdd(x.A(), x.B());
+  EXPECT_NE(plain, nsw);
+  EXPECT_EQ(x.b.CreateAdd(x.A(), x.B()), plain);  // the latest of the shape is remembered
+  EXPECT_NE(x.b.CreateAdd(x.A(), x.B(), "", true, true), nsw);
+  llvm::Value* exact = x.b.CreateExactSDiv(x.A(), x.B());
+  EXPECT_NE(x.b.CreateSDiv(x.A(), x.B()), exact);
+  // Flags set after the instruction was built (IRBuilder's nneg, or by
+  // hand): `zext nneg` and `or disjoint` are not reused for requests
+  // without them.
+  llvm::Value* nneg = x.b.CreateZExt(x.A(), x.b.getInt64Ty(), "", true);
+  EXPECT_NE(x.b.CreateZExt(x.A(), x.b.getInt64Ty()), nneg);
+  llvm::Value* disjoint = x.b.CreateOr(x.A(), x.B());
+  llvm::cast<llvm::PossiblyDisjointInst>(disjoint)->setIsDisjoint(true);
+  EXPECT_NE(x.b.CreateOr(x.A(), x.B()), disjoint);
+  llvm::Value* inbounds = x.b.CreateInBoundsGEP(x.b.getFloatTy(), x.P(), x.A());
+  EXPECT_NE(x.b.CreateGEP(x.b.getFloatTy(), x.P(), x.A()), inbounds);
+  llvm::FastMathFlags fast;
+  fast.setFast();
+  llvm::Value* fmul = x.b.CreateFMul(x.X(), x.X());
+  x.b.setFastMathFlags(fast);
+  EXPECT_NE(x.b.CreateFMul(x.X(), x.X()), fmul);
+}
+
+TEST(LocalCse, OnlyInTheSameBlockAtItsEnd) {
+  Fixture x;
+  llvm::Value* m = x.b.CreateMul(x.A(), x.B());
+  auto* next = llvm::BasicBlock::Create(x.ctx, "next", x.f);
+  x.b.CreateBr(next);
+  x.b.SetInsertPoint(next);
+  EXPECT_NE(x.b.CreateMul(x.A(), x.B()), m);
+  // Before an instruction: what was built after that place must not be used.
+  llvm::Value* late = x.b.CreateAdd(x.A(), x.B());
+  x.b.SetInsertPoint(llvm::cast<llvm::Instruction>(late));
+  EXPECT_NE(x.b.CreateAdd(x.A(), x.B()), late);
+  // Back at the end, what is there serves.
+  x.b.SetInsertPoint(next);
+  EXPECT_EQ(x.b.CreateAdd(x.A(), x.B()), late);
+  // A new function forgets.
+  x.cse.Clear();
+  EXPECT_NE(x.b.CreateAdd(x.A(), x.B()), late);
+}
+
+TEST(LocalCse, MemoryIsNeverReused) {
+  Fixture x;
+  llvm::Value* first = x.b.CreateLoad(x.b.getFloatTy(), x.P());
+  x.b.CreateStore(x.X(), x.P());
+  EXPECT_NE(x.b.CreateLoad(x.b.getFloatTy(), x.P()), first);
+}
+
+}  // namespace
