@@ -21,6 +21,7 @@
 #include "support/json_string.h"
 #include "tools/tmc/driver_support.h"
 #include "tools/tmc/emit.h"
+#include "tools/tmc/huge_pages.h"
 #include "tools/tmc/tuned_params.h"
 #include "tools/tmc/version.h"
 #include "codegen/nvptx/ptxas.h"
@@ -97,6 +98,7 @@ std::vector<CandidateResult> CompileCandidates(const Options& o,
   std::deque<Candidate*> ready;
   bool all_checked = false;
   auto work = [&] {
+    HugePagesForThisThread();
     for (;;) {
       Candidate* c;
       {

@@ -23,6 +23,7 @@
 #include "tools/tmc/driver_support.h"
 #include "tools/tmc/emit.h"
 #include "support/diagnostic_verifier.h"
+#include "tools/tmc/huge_pages.h"
 #include "tools/tmc/mapping_command.h"
 #include "graph/partition.h"
 #include "tools/tmc/op_kernel.h"
@@ -33,14 +34,6 @@
 #include "tools/tmc/tune_command.h"
 #include "tools/tmc/tuned_params.h"
 
-#ifdef TMC_WITH_JEMALLOC
-// jemalloc reads its options from this symbol: transparent huge pages for
-// the heap and its metadata (a page fault costs ~25 us on the development
-// machine's VM, and LLVM touches tens of megabytes).
-extern "C" {
-const char* malloc_conf = "thp:always,metadata_thp:always";
-}
-#endif
 
 namespace tmc::driver {
 namespace {
@@ -275,6 +268,7 @@ struct MainArgs {
 
 void* MainThread(void* p) {
   auto* args = static_cast<MainArgs*>(p);
+  HugePagesForThisThread();
   try {
     args->result = RealMain(args->argc, args->argv);
   } catch (const std::exception& e) {
@@ -284,13 +278,20 @@ void* MainThread(void* p) {
     std::fprintf(stderr, "tmc: internal error: unknown exception\n");
     args->result = 2;
   }
-  return nullptr;
+  // Exit from here, without tearing down the syntax trees (as clang does:
+  // freeing millions of nodes one by one only delays the exit) nor this
+  // thread (whose exit makes jemalloc hand its free pages back to the
+  // system, dozens of system calls).
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(args->result);
 }
 
 }  // namespace
 }  // namespace tmc::driver
 
 int main(int argc, char** argv) {
+  constexpr size_t kStackBytes = size_t{512} << 20;
   // The frontend recurses over the syntax tree; depth limits keep that
   // bounded, and a large stack keeps the bound far from the edge.
   // The worker thread allocates from the main heap: a per-thread arena
@@ -299,7 +300,8 @@ int main(int argc, char** argv) {
   tmc::driver::MainArgs args{argc, argv, 2};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, size_t{512} << 20);
+  if (void* stack = tmc::driver::HugePageStack(kStackBytes)) pthread_attr_setstack(&attr, stack, kStackBytes);
+  else pthread_attr_setstacksize(&attr, kStackBytes);
   pthread_t thread;
   if (pthread_create(&thread, &attr, tmc::driver::MainThread, &args) != 0) {
     tmc::driver::MainThread(&args);
@@ -307,9 +309,7 @@ int main(int argc, char** argv) {
     pthread_join(thread, nullptr);
   }
   pthread_attr_destroy(&attr);
-  // Exit without tearing down the syntax trees, as clang does: freeing
-  // millions of nodes one by one only delays the exit.
   std::fflush(stdout);
   std::fflush(stderr);
-  std::_Exit(args.result);
+  std::_Exit(args.result);  // only if no thread could be started: MainThread exits
 }

@@ -27,6 +27,7 @@
 #include "runtime/tmc_runtime.hpp"
 #include "tools/tmc/all_candidates.h"
 #include "tools/tmc/driver_support.h"
+#include "tools/tmc/huge_pages.h"
 #include "tools/tmc/op_kernel.h"
 #include "tools/tmc/tuned_params.h"
 #include "tools/tmc/version.h"
@@ -130,6 +131,7 @@ template <typename F>
 void ParallelFor(size_t n, unsigned threads, F f) {
   std::atomic<size_t> next{0};
   auto work = [&] {
+    HugePagesForThisThread();
     for (size_t i; (i = next++) < n;) f(i);
   };
   std::vector<std::thread> pool;
