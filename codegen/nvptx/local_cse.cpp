@@ -152,8 +152,8 @@ struct Request {
 
 llvm::Value* CseFolder::FoldBinOp(llvm::Instruction::BinaryOps opc, llvm::Value* l, llvm::Value* r) const {
   if (llvm::Value* v = constants_.FoldBinOp(opc, l, r)) return v;
-  // No flags: also a request for `or disjoint`, whose flag IRBuilder sets
-  // only after asking (an `or` without it serves, weaker but right).
+  // No flags: an `or` given the disjoint flag after it was built (by hand:
+  // LLVM 19's IRBuilder has no such parameter) does not serve.
   return cse_->Find(Request(opc, l->getType(), {l, r}).shape, 0);
 }
 

@@ -8,6 +8,12 @@
 // first LLVM IR had 11,000 instructions, half of them repeats). LLVM's
 // EarlyCSE removes them, but each costs its creation and a trip through
 // SROA and EarlyCSE first; a hash lookup at creation is cheaper.
+//
+// What the builder's users must keep to: a value the builder returns may
+// be shared, so it is never modified (flags, operands) nor erased; and
+// instructions are compared without their metadata (the emitter puts none
+// on pure instructions; a reused one keeps the debug location of the
+// statement that built it first).
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>

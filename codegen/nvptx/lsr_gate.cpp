@@ -24,13 +24,15 @@ namespace tmc::codegen {
 bool LsrGate::shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) {
   if (skip_lsr_ && pass == "Loop Strength Reduction") return false;
   // Legacy passes ask by their names (Pass::getPassName, LLVM 19), one
-  // function at a time: the next EarlyCSE after SLSR is its clean-up.
+  // function at a time: the pass asked about right after SLSR, if it is an
+  // EarlyCSE, is its clean-up (at CodeGenOptLevel::Aggressive it would be
+  // GVN instead, which then runs).
+  if (skip_next_cse_) {
+    skip_next_cse_ = false;
+    if (pass == "Early CSE") return false;
+  }
   if (pass == "Straight line strength reduction") {
     skip_next_cse_ = true;
-    return false;
-  }
-  if (skip_next_cse_ && pass == "Early CSE") {
-    skip_next_cse_ = false;
     return false;
   }
   return !previous_.isEnabled() || previous_.shouldRunPass(pass, ir);

@@ -2,6 +2,7 @@
 #include "tools/tmc/huge_pages.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstdint>
 
@@ -46,7 +47,8 @@ extent_hooks_t huge_hooks;
 // jemalloc's extent allocation hook: a new region where jemalloc lets the
 // address be chosen; jemalloc's own where it asks for a given address (to
 // grow a region in place). The rounding beyond `size` stays mapped and
-// unused (address space, and at most part of one huge page).
+// unused (address space, and at most part of one huge page; jemalloc's
+// default hooks, which unmap and split what they are given, never see it).
 void* AllocHuge(extent_hooks_t* /*hooks*/, void* new_addr, size_t size, size_t alignment, bool* zero, bool* commit,
                 unsigned arena) {
   if (new_addr) return default_hooks->alloc(default_hooks, new_addr, size, alignment, zero, commit, arena);
@@ -62,7 +64,7 @@ void* AllocHuge(extent_hooks_t* /*hooks*/, void* new_addr, size_t size, size_t a
 
 void* HugePageStack(size_t bytes) {
   void* p = MapAligned(bytes, kHugePage);
-  if (p) mprotect(p, 4096, PROT_NONE);  // the guard page
+  if (p) mprotect(p, static_cast<size_t>(sysconf(_SC_PAGESIZE)), PROT_NONE);  // the guard page, below the stack
   return p;
 }
 

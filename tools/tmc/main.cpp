@@ -266,7 +266,7 @@ struct MainArgs {
   int result;
 };
 
-void* MainThread(void* p) {
+[[noreturn]] void* MainThread(void* p) {
   auto* args = static_cast<MainArgs*>(p);
   HugePagesForThisThread();
   try {
@@ -303,13 +303,8 @@ int main(int argc, char** argv) {
   if (void* stack = tmc::driver::HugePageStack(kStackBytes)) pthread_attr_setstack(&attr, stack, kStackBytes);
   else pthread_attr_setstacksize(&attr, kStackBytes);
   pthread_t thread;
-  if (pthread_create(&thread, &attr, tmc::driver::MainThread, &args) != 0) {
-    tmc::driver::MainThread(&args);
-  } else {
-    pthread_join(thread, nullptr);
-  }
-  pthread_attr_destroy(&attr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  std::_Exit(args.result);  // only if no thread could be started: MainThread exits
+  // MainThread exits the process; on this thread if no other can start.
+  if (pthread_create(&thread, &attr, tmc::driver::MainThread, &args) != 0) tmc::driver::MainThread(&args);
+  pthread_join(thread, nullptr);
+  return 2;  // not reached
 }
