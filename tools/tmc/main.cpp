@@ -34,7 +34,6 @@
 #include "tools/tmc/tune_command.h"
 #include "tools/tmc/tuned_params.h"
 
-
 namespace tmc::driver {
 namespace {
 
