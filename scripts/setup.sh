@@ -14,6 +14,7 @@ packages=(
   libjemalloc-dev                       # tmc's allocator (faster LLVM, above all on several threads)
   pkg-config binutils                   # the deployment tests: pkg-config files, ar for tmc lib
   lld                                   # the linker: faster links, and tmc's hot code laid out together
+  bolt-19                               # tmc's code laid out by a profile of its compiles (scripts/optimize_layout.sh)
   python3-numpy python3-pytest python3-torch  # the Python package (python/tmc) and its tests
 )
 missing=()
@@ -53,6 +54,7 @@ if [ ! -f "$build/build.ninja" ] || (($# > 0)); then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
 fi
 cmake --build "$build"
+bash scripts/optimize_layout.sh "$build"
 
 # The Python package (build/python/tmc): a .pth file in the site directory
 # of Debian's python3 (where python3-numpy and python3-torch are) makes
