@@ -5,7 +5,6 @@
 // array: static when at most 48 KB, dynamic (extern) above.
 #include "codegen/nvptx/llvm_emitter.h"
 
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
@@ -24,6 +23,7 @@
 #include "codegen/nvptx/local_cse.h"
 #include "codegen/nvptx/nvptx_backend.h"
 #include "codegen/nvptx/predicated_stores.h"
+#include "codegen/nvptx/trailing_zeros.h"
 #include "codegen/nvptx/value_range.h"
 #include "ir/predicable.h"
 #include "ir/register_words.h"
@@ -698,7 +698,7 @@ class Emitter {
   llvm::Align KnownAlignment(const Buffer& buf, llvm::Value* i) {
     uint64_t bytes = static_cast<uint64_t>(ScalarBytes(buf.elem));
     if (buf.elem == ScalarKind::Bool) bytes = 1;
-    unsigned zeros = llvm::computeKnownBits(i, mod_.getDataLayout()).countMinTrailingZeros();
+    unsigned zeros = offset_bits_.TrailingZeros(i);
     uint64_t align = 16;
     if (buf.scope == MemScope::Shared) align = buf.shared_offset > 0 ? std::min<uint64_t>(16, buf.shared_offset & -buf.shared_offset) : 16;
     if (zeros < 16) align = std::min(align, bytes << zeros);
@@ -1736,6 +1736,7 @@ class Emitter {
   llvm::Value* predicate_ = nullptr;  // set while emitting a predicated body: shared reads take it
   llvm::Align access_align_{1};  // of the address FlatAddress returned last
   llvm::Value* last_index_ = nullptr;  // the element offset of that address
+  KnownOffsetBits offset_bits_;         // for KnownAlignment
   std::unique_ptr<llvm::DIBuilder> dib_;
   llvm::DISubprogram* sp_ = nullptr;
   std::map<const Buffer*, llvm::Value*> extents_;

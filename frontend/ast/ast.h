@@ -43,6 +43,12 @@ enum class BinaryOp {
 std::string_view Spelling(UnaryOp op);
 std::string_view Spelling(BinaryOp op);
 
+// The reducers of a reduction (`sum(k < K) A[i, k]`). sum and prod are
+// reducers only (no function has those names); max and min are also the
+// functions of two values.
+inline bool IsReducer(std::string_view name) { return name == "sum" || name == "prod" || name == "max" || name == "min"; }
+inline bool IsOnlyReducer(std::string_view name) { return name == "sum" || name == "prod"; }
+
 struct Expr : Node {
   explicit Expr(ExprKind k) : kind(k) {}
   const ExprKind kind;

@@ -107,7 +107,7 @@ ExprInfo Checker::CheckOpExpr(ast::Expr* e) {
   }
   auto* r = static_cast<ast::ReduceExpr*>(e);
   const std::string& op = r->reducer.name;
-  if (op != "sum" && op != "max" && op != "min" && op != "prod") {
+  if (!ast::IsReducer(op)) {
     diags_.Report(r->reducer.range, DiagKind::UnknownReducer, op);
     return ErrorInfo();
   }

@@ -566,12 +566,11 @@ class Builder {
     size_t n = flat.operands.size();
     for (size_t i = from; i < n;) {
       if (i + 1 < n && !flat.ops[i]) {
-        antlr4::Token* body = flat.operands[i + 1].first;
         if (!flat.operands[i].call || !MeantAsReduction(flat.operands[i].call)) {
           MissingOperator(flat.operands[i], flat.operands[i + 1]);
           return module_->New<IntLit>();
         }
-        if (!ReductionCall(flat.operands[i].call, body)) return module_->New<IntLit>();
+        if (!HasReductionVars(flat.operands[i].call)) return module_->New<IntLit>();
         cuts.push_back({i, Kind::Juxtaposed, i + 1});
         i += 1;
       } else if (flat.operands[i].open && (i + 1 < n || then_value.e)) {
@@ -726,6 +725,12 @@ class Builder {
                     "an operator");
       return false;
     }
+    return HasReductionVars(call);
+  }
+
+  // Whether every argument of a call meant as a reduction reads `name <
+  // extent` (and there is one); reports those that do not.
+  bool HasReductionVars(CallExpr* call) {
     for (ast::Expr* a : call->args) {
       if (!ReductionVar(a)) {
         ReductionOfCall(call);  // reports the variables that are not
@@ -745,8 +750,8 @@ class Builder {
   // (`max(a, b) c`, `f(x) y`) an operator is missing.
   bool MeantAsReduction(CallExpr* call) {
     const std::string& f = call->callee.name;
-    if (f == "sum" || f == "prod") return true;
-    if (call->args.empty()) return f == "max" || f == "min";
+    if (ast::IsOnlyReducer(f)) return true;
+    if (call->args.empty()) return ast::IsReducer(f);
     for (ast::Expr* a : call->args)
       if (ReductionVar(a)) return true;
     return false;
@@ -762,8 +767,7 @@ class Builder {
     // reduction), not under a prefix (`-sum(k < K) - x` stays a call).
     CallExpr* call = flat.operands[i].call;
     if (!call || flat.operands[i].call_parent || call->args.empty()) return false;
-    const std::string& f = call->callee.name;
-    if (f != "sum" && f != "max" && f != "min" && f != "prod") return false;
+    if (!ast::IsReducer(call->callee.name)) return false;
     for (ast::Expr* a : call->args)
       if (!ReductionVar(a)) return false;
     return true;
