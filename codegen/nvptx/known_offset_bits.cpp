@@ -1,4 +1,4 @@
-#include "codegen/nvptx/trailing_zeros.h"
+#include "codegen/nvptx/known_offset_bits.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>

@@ -1,4 +1,4 @@
-// KnownOffsetBits (codegen/nvptx/trailing_zeros.h): the low zero bits of
+// KnownOffsetBits (codegen/nvptx/known_offset_bits.h): the low zero bits of
 // an element offset, which give the alignment of the emitter's loads and
 // stores; never more than the arithmetic proves, and what LLVM's
 // computeKnownBits finds.
@@ -9,7 +9,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include "codegen/nvptx/trailing_zeros.h"
+#include "codegen/nvptx/known_offset_bits.h"
 
 namespace {
 

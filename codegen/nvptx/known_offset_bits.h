@@ -1,4 +1,4 @@
-// trailing-zeros: the bits of an element offset known from the arithmetic
+// known-offset-bits: the bits of an element offset known from the arithmetic
 // that computed it, above all how many low bits are zero.
 #pragma once
 
