@@ -10,9 +10,11 @@
    K --emit=ptx` against nvcc on `tmc FILE --kernel K --emit=cuda` (a
    module's kernels one at a time, as a user compiling one of them would).
 3. Start-up: `tmc --version`, wall time.
-4. A whole candidate space: `tmc FILE --all-candidates` (one process, all
-   cores) against one `nvcc -ptx` per candidate, as many at a time as there
-   are cores; candidates per second of wall time.
+4. Whole candidate spaces (--spaces: the SIMT matmul example's and all of
+   std.matmul's, tensor-core and SIMT kernels): `tmc FILE
+   --all-candidates` (one process, all cores) against one `nvcc -ptx` per
+   candidate, as many at a time as there are cores; candidates per second
+   of wall time.
 
 Machines are noisy: only the ratios of one run mean something.
 """
@@ -105,7 +107,7 @@ def space(tmc, arch, path, tmp, jobs):
     for i, c in enumerate(ok):
         cu = os.path.join(tmp, f"cand{i}.cu")
         defines = [a for p, v in c["params"].items() for a in ("-D", f"{p}={v}")]
-        subprocess.run([tmc, path, *defines, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
+        subprocess.run([tmc, path, "--kernel", c["kernel"], *defines, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
         sources.append(cu)
     start = time.perf_counter()
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
@@ -122,6 +124,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--only", nargs="*", default=[], help="only these files (relative to the root), e.g. examples/matmul_simt.tm")
     ap.add_argument("--per-kernel", action="store_true", help="also each kernel of each file alone (--kernel K)")
+    ap.add_argument("--spaces", nargs="*", default=["examples/matmul_simt.tm", "stdlib/matmul.tm"],
+                    help="files whose whole candidate space is compiled (--all-candidates)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         print(f"compile speed, {args.arch}, {os.cpu_count()} cores, median of {args.repeat}\n")
@@ -143,7 +147,7 @@ def main():
         print(f"\nstart-up: tmc --version {version * 1e3:.1f} ms wall (median of {max(args.repeat, 10)})\n")
         print("| candidate space | candidates | tmc --all-candidates | per second | nvcc, one process each | per second | speed-up |")
         print("|---|---|---|---|---|---|---|")
-        for rel in ["examples/matmul_simt.tm"]:
+        for rel in args.spaces:
             n, wall, cpu, nvcc_wall = space(args.tmc, args.arch, os.path.join(ROOT, rel), tmp, args.jobs)
             print(f"| {rel} | {n} | {wall:.2f} s ({cpu:.2f} s CPU) | {n / wall:.1f} | {nvcc_wall:.2f} s | "
                   f"{n / nvcc_wall:.1f} | {nvcc_wall / wall:.1f}x |")
