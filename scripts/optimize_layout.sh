@@ -48,12 +48,17 @@ fi
 work="$build/optimize_layout"
 rm -rf "$work"
 mkdir -p "$work"
+# A failure from here on leaves the linker's tmc, which works the same,
+# only slower: the set-up goes on (CI checks that the layout was done).
+keep_linked() {
+  echo "optimize_layout: warning: $1; $tmc keeps the linker's layout (logs in $work)" >&2
+  exit 0
+}
+
 echo "optimize_layout: instrumenting $tmc"
-if ! "$bolt" "$tmc" -o "$work/tmc.instrumented" -instrument \
-    -instrumentation-file="$work/profile" -instrumentation-file-append-pid >"$work/instrument.log" 2>&1; then
-  cat "$work/instrument.log" >&2
-  exit 1
-fi
+"$bolt" "$tmc" -o "$work/tmc.instrumented" -instrument \
+  -instrumentation-file="$work/profile" -instrumentation-file-append-pid >"$work/instrument.log" 2>&1 ||
+  keep_linked "instrumenting it failed"
 
 # tmc ends its process with _Exit (main.cpp: no teardown of the syntax
 # trees), which skips the exit handlers where the instrumented copy writes
@@ -62,7 +67,7 @@ cat >"$work/exit_normally.c" <<'EOF'
 #include <stdlib.h>
 void _Exit(int status) { exit(status); }
 EOF
-cc -shared -fPIC -o "$work/exit_normally.so" "$work/exit_normally.c"
+cc -shared -fPIC -o "$work/exit_normally.so" "$work/exit_normally.c" || keep_linked "cc failed"
 
 train() {
   LD_PRELOAD="$PWD/$work/exit_normally.so" "$work/tmc.instrumented" "$@" >/dev/null 2>&1 || true
@@ -79,28 +84,19 @@ train examples/mlp.tm --graph mlp --emit=ptx --arch=sm_90a -o "$work/out.ptx"
 train run stdlib/nn.tm --op softmax --shape R=37,C=300
 
 profiles=("$work"/profile.*)
-if [ ! -f "${profiles[0]}" ]; then
-  echo "optimize_layout: the instrumented tmc wrote no profile" >&2
-  exit 1
-fi
-"$merge" "${profiles[@]}" -o "$work/profile.fdata" >"$work/merge.log" 2>&1
+[ -f "${profiles[0]}" ] || keep_linked "the instrumented tmc wrote no profile"
+"$merge" "${profiles[@]}" -o "$work/profile.fdata" >"$work/merge.log" 2>&1 || keep_linked "merging the profiles failed"
 
 # Blocks ordered by the extended TSP model, functions by call-chain
 # clustering, cold blocks split off into a section of their own. No
 # identical-code folding: LLVM compares some function addresses.
-if ! "$bolt" "$tmc" -o "$work/tmc" -data="$work/profile.fdata" \
-    -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-all-cold \
-    -use-gnu-stack >"$work/optimize.log" 2>&1; then
-  cat "$work/optimize.log" >&2
-  exit 1
-fi
+"$bolt" "$tmc" -o "$work/tmc" -data="$work/profile.fdata" \
+  -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-all-cold \
+  -use-gnu-stack >"$work/optimize.log" 2>&1 || keep_linked "BOLT failed"
 # The laid-out tmc must do what the linked one did.
 "$tmc" examples/matmul_simt.tm --emit=ptx --arch=sm_90a -o "$work/before.ptx"
-"$work/tmc" examples/matmul_simt.tm --emit=ptx --arch=sm_90a -o "$work/after.ptx"
-if ! cmp -s "$work/before.ptx" "$work/after.ptx"; then
-  echo "optimize_layout: the laid-out tmc writes different PTX; $tmc keeps the linker's layout" >&2
-  exit 1
-fi
+"$work/tmc" examples/matmul_simt.tm --emit=ptx --arch=sm_90a -o "$work/after.ptx" || keep_linked "the laid-out tmc failed"
+cmp -s "$work/before.ptx" "$work/after.ptx" || keep_linked "the laid-out tmc writes other PTX than the linked one"
 mv "$work/tmc" "$tmc"
 rm -rf "$work"
 echo "optimize_layout: $tmc laid out by its profile"
