@@ -3,7 +3,7 @@
 # with LLVM's BOLT (package bolt-19): the blocks and functions a compile
 # runs end up together and in the order they run, the rest out of the way.
 # Most of a compile is LLVM's code, which Debian builds without such a
-# layout; laid out, a compile of a large kernel takes 15-25% less CPU time
+# layout; laid out, a compile of a large kernel takes 15-30% less CPU time
 # and ~40% fewer page faults (docs/benchmarks.md, compile speed, tenth pass).
 #
 # Usage: bash scripts/optimize_layout.sh [BUILD_DIR]   (default: build)
@@ -22,6 +22,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 tmc="$build/bin/tmc"
+if [ "${TMC_LAYOUT:-1}" = 0 ]; then
+  exit 0  # TMC_LAYOUT=0: keep the linker's layout (quicker edit-build-test loops)
+fi
 # From LLVM's own directory: llvm-bolt finds its instrumentation runtime
 # relative to where it runs from (/usr/bin/llvm-bolt-19 looks in /usr/lib).
 llvm_bin=/usr/lib/llvm-19/bin
@@ -33,7 +36,7 @@ if [ ! -x "$tmc" ]; then
   exit 1
 fi
 if [ ! -x "$bolt" ] || [ ! -x "$merge" ]; then
-  echo "optimize_layout: $bolt not found (package bolt-19): $tmc keeps the linker's layout"
+  echo "optimize_layout: warning: $bolt or $merge not found (package bolt-19): $tmc keeps the linker's layout" >&2
   exit 0
 fi
 sections=$(readelf -SW "$tmc")
@@ -41,24 +44,34 @@ if grep -q '\.note\.bolt_info' <<<"$sections"; then
   exit 0  # laid out already
 fi
 if ! grep -q '\.rela\.text' <<<"$sections"; then
-  echo "optimize_layout: $tmc was linked without its relocations (TMC_BOLT=OFF): it keeps the linker's layout"
+  echo "optimize_layout: $tmc was linked without its relocations (TMC_BOLT=OFF, TMC_LLVM_STATIC=OFF or TMC_SANITIZE=ON): it keeps the linker's layout"
   exit 0
 fi
 
-work="$build/optimize_layout"
+# An absolute path: the training preloads a library from it (LD_PRELOAD,
+# a list separated by spaces and colons, which the path must not contain).
+work="$(cd "$build" && pwd -P)/optimize_layout"
+case "$work" in
+  *[[:space:]:]*)
+    echo "optimize_layout: warning: the build directory's path contains a space or a colon: $tmc keeps the linker's layout" >&2
+    exit 0
+    ;;
+esac
 rm -rf "$work"
 mkdir -p "$work"
 # A failure from here on leaves the linker's tmc, which works the same,
 # only slower: the set-up goes on (CI checks that the layout was done).
 keep_linked() {
-  echo "optimize_layout: warning: $1; $tmc keeps the linker's layout (logs in $work)" >&2
+  echo "optimize_layout: warning: $1; $tmc keeps the linker's layout" >&2
+  if [ -n "${2:-}" ] && [ -f "$2" ]; then tail -n 20 "$2" >&2; fi
+  rm -f "$work/tmc.instrumented" "$work"/profile.*  # ~300 MB
   exit 0
 }
 
 echo "optimize_layout: instrumenting $tmc"
 "$bolt" "$tmc" -o "$work/tmc.instrumented" -instrument \
   -instrumentation-file="$work/profile" -instrumentation-file-append-pid >"$work/instrument.log" 2>&1 ||
-  keep_linked "instrumenting it failed"
+  keep_linked "instrumenting it failed" "$work/instrument.log"
 
 # tmc ends its process with _Exit (main.cpp: no teardown of the syntax
 # trees), which skips the exit handlers where the instrumented copy writes
@@ -69,8 +82,13 @@ void _Exit(int status) { exit(status); }
 EOF
 cc -shared -fPIC -o "$work/exit_normally.so" "$work/exit_normally.c" || keep_linked "cc failed"
 
+# A training command that fails still leaves a profile of what it ran, but
+# a thinner one: said, with its output in train.log.
 train() {
-  LD_PRELOAD="$PWD/$work/exit_normally.so" "$work/tmc.instrumented" "$@" >/dev/null 2>&1 || true
+  echo "+ tmc $*" >>"$work/train.log"
+  if ! LD_PRELOAD="$work/exit_normally.so" "$work/tmc.instrumented" "$@" >>"$work/train.log" 2>&1; then
+    echo "optimize_layout: warning: the training command 'tmc $*' failed (see $work/train.log)" >&2
+  fi
 }
 # Each instrumented process costs seconds (it writes a 30 MB profile), so
 # the training is a few processes that together take every path: the
@@ -92,9 +110,9 @@ profiles=("$work"/profile.*)
 # identical-code folding: LLVM compares some function addresses.
 "$bolt" "$tmc" -o "$work/tmc" -data="$work/profile.fdata" \
   -reorder-blocks=ext-tsp -reorder-functions=cdsort -split-functions -split-all-cold \
-  -use-gnu-stack >"$work/optimize.log" 2>&1 || keep_linked "BOLT failed"
+  -use-gnu-stack >"$work/optimize.log" 2>&1 || keep_linked "BOLT failed" "$work/optimize.log"
 # The laid-out tmc must do what the linked one did.
-"$tmc" examples/matmul_simt.tm --emit=ptx --arch=sm_90a -o "$work/before.ptx"
+"$tmc" examples/matmul_simt.tm --emit=ptx --arch=sm_90a -o "$work/before.ptx" || keep_linked "the linked tmc failed"
 "$work/tmc" examples/matmul_simt.tm --emit=ptx --arch=sm_90a -o "$work/after.ptx" || keep_linked "the laid-out tmc failed"
 cmp -s "$work/before.ptx" "$work/after.ptx" || keep_linked "the laid-out tmc writes other PTX than the linked one"
 mv "$work/tmc" "$tmc"

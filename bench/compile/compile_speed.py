@@ -97,7 +97,7 @@ def each_kernel(tmc, arch, repeat, tmp, only):
 
 
 def space(tmc, arch, path, tmp, jobs):
-    out = os.path.join(tmp, "space")
+    out = os.path.join(tmp, "space-" + os.path.basename(path))
     wall, cpu = timed([tmc, path, "--all-candidates", f"--arch={arch}", "-o", out, "-j", str(jobs)])
     with open(os.path.join(out, "index.json")) as f:
         index = json.load(f)
@@ -105,7 +105,7 @@ def space(tmc, arch, path, tmp, jobs):
     # The same candidates through nvcc, one process each, `jobs` at a time.
     sources = []
     for i, c in enumerate(ok):
-        cu = os.path.join(tmp, f"cand{i}.cu")
+        cu = os.path.join(out, f"cand{i}.cu")
         defines = [a for p, v in c["params"].items() for a in ("-D", f"{p}={v}")]
         subprocess.run([tmc, path, "--kernel", c["kernel"], *defines, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
         sources.append(cu)

@@ -1,18 +1,24 @@
+// known-offset-bits: see known_offset_bits.h.
 #include "codegen/nvptx/known_offset_bits.h"
+
+#include <cassert>
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
 
 namespace tmc::codegen {
 
 llvm::KnownBits KnownOffsetBits::Known(const llvm::Value* v, int depth) {
-  if (!v->getType()->isIntegerTy()) return llvm::KnownBits(1);
+  assert(v->getType()->isIntegerTy() && "the known bits of an integer");
   unsigned bits = v->getType()->getIntegerBitWidth();
   if (auto* c = llvm::dyn_cast<llvm::ConstantInt>(v)) return llvm::KnownBits::makeConstant(c->getValue());
   auto* op = llvm::dyn_cast<llvm::Instruction>(v);
-  if (!op || depth <= 0) return llvm::KnownBits(bits);
-  if (auto it = memo_.find(v); it != memo_.end() && it->second.depth >= depth) return it->second.known;
+  if (!op) return llvm::KnownBits(bits);
+  // What an earlier question found stays known, also past this one's depth.
+  if (auto it = memo_.find(v); it != memo_.end() && (it->second.depth >= depth || depth <= 0)) return it->second.known;
+  if (depth <= 0) return llvm::KnownBits(bits);
   auto operand = [&](unsigned i) { return Known(op->getOperand(i), depth - 1); };
   auto exact = [&] { return llvm::cast<llvm::PossiblyExactOperator>(op)->isExact(); };
   llvm::KnownBits k(bits);
@@ -38,6 +44,19 @@ llvm::KnownBits KnownOffsetBits::Known(const llvm::Value* v, int depth) {
     case llvm::Instruction::Trunc: k = operand(0).trunc(bits); break;
     case llvm::Instruction::Select:
       k = Known(op->getOperand(1), depth - 1).intersectWith(Known(op->getOperand(2), depth - 1));
+      break;
+    case llvm::Instruction::Call:
+      // The emitter's min, max and abs.
+      if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(op)) {
+        switch (call->getIntrinsicID()) {
+          case llvm::Intrinsic::smin: k = llvm::KnownBits::smin(operand(0), operand(1)); break;
+          case llvm::Intrinsic::smax: k = llvm::KnownBits::smax(operand(0), operand(1)); break;
+          case llvm::Intrinsic::umin: k = llvm::KnownBits::umin(operand(0), operand(1)); break;
+          case llvm::Intrinsic::umax: k = llvm::KnownBits::umax(operand(0), operand(1)); break;
+          case llvm::Intrinsic::abs: k = operand(0).abs(); break;
+          default: break;
+        }
+      }
       break;
     default: break;
   }

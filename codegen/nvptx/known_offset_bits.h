@@ -3,6 +3,7 @@
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/IR/Type.h>
 #include <llvm/IR/Value.h>
 #include <llvm/Support/KnownBits.h>
 
@@ -15,17 +16,25 @@ namespace tmc::codegen {
 /// of an unrolled tile share most of that arithmetic, and those walks cost
 /// a sixth of the emitter's time. This walks each value once and keeps
 /// what it found: the known bits of constants, + - * << >> / % & | ^,
-/// casts and selects, through `depth` operations. Anything else (a load,
-/// an argument, a call, a phi) is unknown. On the emitter's offsets, which
-/// carry no assumptions or conditions for computeKnownBits to use, the
-/// answers are the same (every kernel of the repository, compared); where
-/// a value was already known from an earlier question, they can be more.
+/// min, max and abs, casts and selects, through `depth` operations.
+/// Anything else (a load, an argument, another call, a phi, a constant
+/// expression) is unknown, and what computeKnownBits derives from
+/// assumptions, dominating conditions or a select's condition is not
+/// looked for: the emitter's offsets have none of those. On every kernel of
+/// the repository the answers were compared and are the same; where a
+/// value was already known from an earlier, deeper question they can be
+/// more (and still true).
 ///
-/// Values must not be deleted while the analysis lives (the emitter
-/// deletes none).
+/// Values must not be deleted or modified (operands, flags) while the
+/// analysis lives: the emitter does neither.
 class KnownOffsetBits {
  public:
-  unsigned TrailingZeros(const llvm::Value* v) { return Known(v, kDepth).countMinTrailingZeros(); }
+  /// The low bits of integer `v` known to be zero (its width when `v` is
+  /// known to be 0).
+  unsigned TrailingZeros(const llvm::Value* v) {
+    return v->getType()->isIntegerTy() ? Known(v, kDepth).countMinTrailingZeros() : 0;
+  }
+  /// The known bits of integer `v` (asserted), looking `depth` operations deep.
   llvm::KnownBits Known(const llvm::Value* v, int depth);
 
   static constexpr int kDepth = 6;  // computeKnownBits's

@@ -20,10 +20,10 @@
 #include <map>
 
 #include "codegen/cpu/cpu_abi.h"
+#include "codegen/nvptx/known_offset_bits.h"
 #include "codegen/nvptx/local_cse.h"
 #include "codegen/nvptx/nvptx_backend.h"
 #include "codegen/nvptx/predicated_stores.h"
-#include "codegen/nvptx/known_offset_bits.h"
 #include "codegen/nvptx/value_range.h"
 #include "ir/predicable.h"
 #include "ir/register_words.h"

@@ -84,7 +84,7 @@ TEST(KnownOffsetBits, DivisionsAndShiftsRight) {
   Fixture x;
   llvm::Value* a = x.b.CreateMul(x.X(), x.C(32));
   EXPECT_EQ(x.Zeros(x.b.CreateExactSDiv(a, x.C(4))), 3u);
-  EXPECT_EQ(x.Zeros(x.b.CreateExactUDiv(a, x.C(3))), x.known.TrailingZeros(x.b.CreateExactUDiv(a, x.C(3))));
+  EXPECT_EQ(x.Zeros(x.b.CreateExactUDiv(a, x.C(3))), 5u);  // an exact division by an odd number
   EXPECT_EQ(x.Zeros(x.b.CreateLShr(a, 2, "", true)), 3u);
   EXPECT_EQ(x.Zeros(x.b.CreateLShr(a, 7, "", true)), 0u);
 }
@@ -96,6 +96,16 @@ TEST(KnownOffsetBits, RemaindersByPowersOfTwo) {
   EXPECT_EQ(x.Zeros(x.b.CreateSRem(a, x.C(64))), 3u);
   EXPECT_EQ(x.Zeros(x.b.CreateURem(a, x.C(4))), 32u);
   EXPECT_EQ(x.Zeros(x.b.CreateURem(x.X(), x.C(48))), 0u);
+}
+
+TEST(KnownOffsetBits, MinMaxAndAbs) {
+  Fixture x;
+  llvm::Value* a = x.b.CreateMul(x.X(), x.C(8));
+  llvm::Value* b = x.b.CreateShl(x.Y(), 4);
+  EXPECT_EQ(x.Zeros(x.b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a, b)), 3u);
+  EXPECT_EQ(x.Zeros(x.b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, a, b)), 3u);
+  EXPECT_EQ(x.Zeros(x.b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a, x.X())), 0u);
+  EXPECT_EQ(x.Zeros(x.b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, b, x.b.getFalse())), 4u);
 }
 
 TEST(KnownOffsetBits, CastsAndSelects) {
@@ -129,6 +139,8 @@ TEST(KnownOffsetBits, DepthBoundsTheWalkAndWhatIsKnownStays) {
   llvm::Value* w = x.b.CreateAdd(x.b.CreateMul(x.X(), x.C(16)), x.C(32));
   EXPECT_EQ(shallow.Known(w, 1).countMinTrailingZeros(), 0u);
   EXPECT_EQ(shallow.TrailingZeros(w), 4u);
+  // And past the depth, a value known already keeps what is known of it.
+  EXPECT_EQ(shallow.Known(w, 0).countMinTrailingZeros(), 4u);
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 // Why: a compile touches about 10 MB of fresh heap and 2 MB of stack, and
 // on the virtual machines tmc is measured on a page fault costs 5-25 us:
 // in 4 KB pages that was 600 faults, a sixth of a kernel's compile time.
-// In huge pages it is a few dozen.
+// In huge pages it is a few dozen. The executable's zero-initialized data
+// goes into huge pages too, before main (huge_pages.cpp: a .preinit_array
+// entry, nothing to call).
 #pragma once
 
 #include <cstddef>
