@@ -12,12 +12,15 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/Pass.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Target/TargetLoweringObjectFile.h>
 #include <llvm/Transforms/Scalar.h>
 #include <llvm/Transforms/Utils.h>
 
 #include <algorithm>
 #include <iterator>
 #include <memory>
+
+#include "codegen/nvptx/proxy_reg_erasure.h"
 
 namespace tmc::codegen {
 
@@ -102,6 +105,10 @@ bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm
   if (lsr_runs)
     config->insertPass(IdOf(llvm::createCanonicalizeFreezeInLoopsPass()),
                        llvm::IdentifyingPassPtr(new ChooseLsr(gate)));
+  // NVPTX's ProxyReg erasure is quadratic; tmc's, just before it, is not
+  // (proxy_reg_erasure.h). Only where the pass before it runs at all.
+  if (tm.getOptLevel() != llvm::CodeGenOptLevel::None)
+    config->insertPass(PassBeforeNvptxProxyRegErasure(), llvm::IdentifyingPassPtr(CreateProxyRegErasure()));
   pm.add(config);
   pm.add(mmi);
   if (config->addISelPasses()) return false;
@@ -111,7 +118,13 @@ bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm
     if (target.addAsmPrinter(pm, out, nullptr, llvm::CodeGenFileType::AssemblyFile, mmi->getMMI().getContext()))
       return false;
   } else {
-    pm.add(llvm::createPrintMIRPass(out));  // -stop-after/-stop-before in TMC_LLVM_OPTIONS
+    // -stop-after/-stop-before in TMC_LLVM_OPTIONS: MIR instead of PTX.
+    // Instruction selection names parameters through the object-file
+    // lowering, which the asm printer would otherwise have initialized
+    // (as llc does for MIR).
+    const_cast<llvm::TargetLoweringObjectFile*>(target.getObjFileLowering())
+        ->Initialize(mmi->getMMI().getContext(), target);
+    pm.add(llvm::createPrintMIRPass(out));
   }
   pm.add(llvm::createFreeMachineFunctionPass());
   return true;

@@ -51,7 +51,9 @@ class LsrGate : public llvm::OptPassGate {
 
 /// What TargetMachine::addPassesToEmitFile adds for PTX, plus a pass that
 /// runs on each function just before LSR and tells `gate` whether LSR may
-/// run on it. Returns false if the target cannot emit assembly.
+/// run on it, and tmc's linear ProxyReg erasure before NVPTX's quadratic
+/// one (proxy_reg_erasure.h). Returns false if the target cannot emit
+/// assembly.
 bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm, llvm::raw_pwrite_stream& out,
                           LsrGate& gate);
 

@@ -4,7 +4,11 @@
 // RUN: %tmc %s --emit=llvm -O0 | FileCheck %s --check-prefix=O0
 // RUN: %tmc %s --emit=llvm | FileCheck %s --check-prefix=O3
 // RUN: %tmc %s --emit=llvm -O3 | FileCheck %s --check-prefix=O3
-// O0: alloca float
+// --emit=llvm keeps the values' names (tools/tmc/emit.cpp drops them only
+// when no one reads the LLVM IR).
+// O0: define ptx_kernel void @sum_erf({{.*}} %X, {{.*}} %Y, i32 %N)
+// O0: %acc = alloca float
+// O3: define ptx_kernel void @sum_erf({{.*}} %X, {{.*}} %Y, i32 %N)
 // O3-NOT: alloca
 // RUN: %tmc %s --emit=ptx -lineinfo | FileCheck %s --check-prefix=LINE
 // RUN: %tmc %s --emit=ptx -g | FileCheck %s --check-prefix=DWARF

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 
+#include <cstdlib>
 #include <string>
 
 #include <llvm/IR/LLVMContext.h>
@@ -129,6 +130,10 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
   };
 
   llvm::LLVMContext context;
+  // Value names only matter to a reader of LLVM IR (--emit=llvm, or LLVM's
+  // -print-after through TMC_LLVM_OPTIONS); PTX names its registers itself.
+  // Naming every value cost 1.5% of a large kernel's compile.
+  context.setDiscardValueNames(o.emit != "llvm" && !std::getenv("TMC_LLVM_OPTIONS"));
   codegen::LlvmEmitOptions eopts;
   eopts.debug = o.debug_info == DebugInfo::Full         ? codegen::LlvmEmitOptions::Debug::Full
                 : o.debug_info == DebugInfo::LineTables ? codegen::LlvmEmitOptions::Debug::LineTables
