@@ -222,6 +222,7 @@ class Emitter {
     f_ = functions_.at(&fn);
     vars_.clear();
     buffers_.clear();
+    scalarized_.clear();
     register_words_ = 0;
     cse_.Clear();
     predicate_guards_ = !o_.host && CountPredicableGuards(fn.body) >= kPredicatedGuardsFrom;
@@ -260,6 +261,13 @@ class Emitter {
       if (fn.result) b_.CreateRet(llvm::UndefValue::get(Ty(*fn.result)));
       else b_.CreateRetVoid();
     }
+    // Register arrays all of whose accesses went to their elements' allocas.
+    for (llvm::AllocaInst* array : dead_arrays_)
+      if (array->use_empty()) array->eraseFromParent();
+    dead_arrays_.clear();
+    for (auto& [buf, s] : scalarized_)
+      if (s.array->use_empty()) s.array->eraseFromParent();
+    scalarized_.clear();
   }
 
   void Finish() { FinishDebugInfo(); }
@@ -345,8 +353,14 @@ class Emitter {
         if (buf.scope == MemScope::Shared) {
           buffers_[&buf] = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), shared_, static_cast<uint64_t>(buf.shared_offset), buf.name);
         } else {
-          buffers_[&buf] = EntryAlloca(llvm::ArrayType::get(MemTy(buf.elem), static_cast<uint64_t>(n)), buf.name);
+          llvm::AllocaInst* array = EntryAlloca(llvm::ArrayType::get(MemTy(buf.elem), static_cast<uint64_t>(n)), buf.name);
+          buffers_[&buf] = array;
           register_words_ += RegisterWords(buf);
+          // Declared again (a copy of its scope): the earlier array keeps
+          // the accesses made so far.
+          if (auto it = scalarized_.find(&buf); it != scalarized_.end()) dead_arrays_.push_back(it->second.array);
+          if (!o_.host) scalarized_[&buf] = ScalarizedArray{array, std::vector<llvm::AllocaInst*>(static_cast<size_t>(n))};
+          else scalarized_.erase(&buf);
         }
         return;
       }
@@ -614,6 +628,8 @@ class Emitter {
     access_align_ = llvm::Align(1);  // unknown unless found below
     llvm::Value* addr;
     if (buf.scope == MemScope::Register) {
+      if (llvm::AllocaInst* element = ElementSlot(buf, i)) return element;
+      base = WholeArray(buf);
       // Not inbounds: with checks on, the index may be out of range. A
       // fragment parameter is a pointer to the caller's array.
       if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(base))
@@ -1128,7 +1144,7 @@ class Emitter {
             auto* l = c->args[i]->as<Load>();
             TMC_CHECK(l->indices.size() == 1, "unflattened tensor argument");
             const Buffer& buf = *l->buffer;
-            llvm::Value* base = buffers_.at(&buf);
+            llvm::Value* base = WholeArray(buf);
             llvm::Value* index = Value(l->indices[0]);
             if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(base))
               call_args.push_back(
@@ -1176,7 +1192,7 @@ class Emitter {
   // The host address of element `index` of `b`, with no access check: for
   // operands that stand for an address (copies, wgmma and mbarrier operands).
   llvm::Value* ElementPointer(const Buffer& b, llvm::Value* index) {
-    return b_.CreateGEP(MemTy(b.elem), buffers_.at(&b), index);
+    return b_.CreateGEP(MemTy(b.elem), WholeArray(b), index);
   }
 
   // A host pointer's byte offset in the block's shared memory.
@@ -1184,12 +1200,53 @@ class Emitter {
     return b_.CreateSub(b_.CreatePtrToInt(p, b_.getInt64Ty()), b_.CreatePtrToInt(shared_, b_.getInt64Ty()));
   }
 
+  // A register array in device code starts as one alloca per element,
+  // made when first accessed: LLVM's mem2reg promotes those directly, where
+  // an array needs SROA to split it first (three times the work: 12% of
+  // the LLVM optimization of the attention kernels). Once tile loops are
+  // unrolled nearly every index is a constant. Returns null (the caller
+  // goes through the array) for a run-time or out-of-range index, or for
+  // a buffer that is not, or no longer, kept as elements.
+  llvm::AllocaInst* ElementSlot(const Buffer& buf, llvm::Value* index) {
+    auto it = scalarized_.find(&buf);
+    auto* constant = llvm::dyn_cast<llvm::ConstantInt>(index);
+    if (it == scalarized_.end() || !constant) return nullptr;
+    std::vector<llvm::AllocaInst*>& elements = it->second.elements;
+    int64_t k = constant->getSExtValue();
+    if (k < 0 || k >= static_cast<int64_t>(elements.size())) return nullptr;
+    llvm::AllocaInst*& element = elements[static_cast<size_t>(k)];
+    if (!element) element = EntryAlloca(MemTy(buf.elem), buf.name);
+    return element;
+  }
+
+  // The whole array of a buffer (its base address), for an access that
+  // cannot go to one element: the elements made so far become the array's
+  // (their uses renamed to addresses into it), and the buffer stays an
+  // array from here on.
+  llvm::Value* WholeArray(const Buffer& buf) {
+    auto it = scalarized_.find(&buf);
+    if (it == scalarized_.end()) return buffers_.at(&buf);
+    llvm::AllocaInst* array = it->second.array;
+    // In the entry block's allocas, which precede all of its code.
+    llvm::IRBuilder<> eb(entry_, std::next(array->getIterator()));
+    for (size_t k = 0; k < it->second.elements.size(); ++k) {
+      llvm::AllocaInst* element = it->second.elements[k];
+      if (!element) continue;
+      element->replaceAllUsesWith(eb.CreateInBoundsGEP(array->getAllocatedType(), array,
+                                                       {eb.getInt32(0), eb.getInt32(static_cast<uint32_t>(k))}));
+      element->eraseFromParent();
+    }
+    scalarized_.erase(it);
+    return array;
+  }
+
   // Element `base + k` of a register buffer (an entry-block alloca);
   // `base` is a fragment operand's register offset (constant once tile
   // loops are unrolled).
   llvm::Value* RegisterSlot(const Buffer& b, llvm::Value* base, int64_t k) {
-    llvm::Value* array = buffers_.at(&b);
     llvm::Value* index = b_.CreateAdd(base, b_.getInt32(static_cast<uint32_t>(k)));
+    if (llvm::AllocaInst* element = ElementSlot(b, index)) return element;
+    llvm::Value* array = WholeArray(b);
     if (auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(array))
       return b_.CreateInBoundsGEP(alloca->getAllocatedType(), alloca, {b_.getInt32(0), index});
     return b_.CreateInBoundsGEP(MemTy(b.elem), array, index);  // a fragment parameter
@@ -1208,7 +1265,7 @@ class Emitter {
     llvm::Value* last = b_.CreateAdd(first, b_.getInt64(static_cast<uint64_t>(count - 1)));
     llvm::FunctionCallee fn = AccessCheck();
     for (llvm::Value* k : {first, last})
-      b_.CreateCall(fn, {thread_, buffers_.at(&b), k, size, b_.getInt32(static_cast<uint32_t>(ScalarBytes(b.elem))),
+      b_.CreateCall(fn, {thread_, WholeArray(b), k, size, b_.getInt32(static_cast<uint32_t>(ScalarBytes(b.elem))),
                          b_.getInt32(static_cast<uint32_t>(BufferId(b))), b_.getInt32(write ? TMC_CPU_WRITE : TMC_CPU_READ),
                          b_.getInt32(TMC_CPU_REGISTER), b_.getInt32(static_cast<uint32_t>(Site()))});
     llvm::Value* inside = b_.CreateAnd(b_.CreateICmpSGE(first, b_.getInt64(0)), b_.CreateICmpSLT(last, size));
@@ -1748,6 +1805,14 @@ class Emitter {
   std::map<const Var*, llvm::Value*> vars_;
   std::map<const Var*, llvm::AllocaInst*> slots_;
   std::map<const Buffer*, llvm::Value*> buffers_;
+  // Register arrays in device code whose accesses so far all had constant
+  // indices: their elements, each its own alloca (see ElementSlot).
+  struct ScalarizedArray {
+    llvm::AllocaInst* array;
+    std::vector<llvm::AllocaInst*> elements;  // created on first use
+  };
+  std::map<const Buffer*, ScalarizedArray> scalarized_;
+  std::vector<llvm::AllocaInst*> dead_arrays_;  // re-declared register arrays, erased if unused
   std::vector<const Buffer*> wgmma_registers_;  // of the function being defined
   std::vector<Loop> loops_;
 };

@@ -155,9 +155,11 @@ constexpr const char kTmcPipeline[] =
     // through the inliner's cost model (a recursive one stays a call).
     "always-inline,cgscc(inline),"
     "function("
-    // Registers out of allocas, redundant index arithmetic folded, generic
-    // pointers back into their address spaces (32-bit shared addresses).
-    "sroa<modify-cfg>,early-cse<memssa>,infer-address-spaces,instcombine<no-verify-fixpoint>,simplifycfg,"
+    // Registers out of allocas (mem2reg for the emitter's one alloca per
+    // register; SROA for arrays indexed at run time and what inlining
+    // brought), redundant index arithmetic folded, generic pointers back
+    // into their address spaces (32-bit shared addresses).
+    "mem2reg,sroa<modify-cfg>,early-cse<memssa>,infer-address-spaces,instcombine<no-verify-fixpoint>,simplifycfg,"
     // Loop invariants out of the loops, loops rotated and counted, the
     // constant-trip ones (a tile's elements) unrolled.
     "reassociate,loop-mssa(licm<no-allowspeculation>,loop-rotate,licm<allowspeculation>),simplifycfg,"
