@@ -1,8 +1,10 @@
 // The translation is structural. Immutable IR variables become SSA values;
-// mutable ones and register arrays become allocas in the entry block, which
-// SROA promotes to registers once their indices are constants (unrolled
-// distributed tensors). Shared tensors are offsets into one shared-memory
-// array: static when at most 48 KB, dynamic (extern) above.
+// mutable ones become allocas in the entry block, and so do register
+// arrays: one alloca per element while their indices are constants
+// (unrolled distributed tensors), which mem2reg promotes to registers, an
+// array (for SROA) once an index is not. Shared tensors are offsets into
+// one shared-memory array: static when at most 48 KB, dynamic (extern)
+// above.
 #include "codegen/nvptx/llvm_emitter.h"
 
 #include <llvm/IR/DIBuilder.h>
@@ -534,7 +536,7 @@ class Emitter {
       auto* st = s->as<Store>();
       auto [v, addr] = StoreOperands(st);
       if (st->buffer->scope == MemScope::Register)
-        b_.CreateStore(b_.CreateSelect(c, v, b_.CreateLoad(v->getType(), addr)), addr);
+        b_.CreateStore(b_.CreateSelect(c, v, LoadSlot(v->getType(), addr)), addr);
       else
         EmitPredicatedStore(b_, c, v, addr);
     }
@@ -776,6 +778,8 @@ class Emitter {
         llvm::Value* v;
         if (predicate_ && l->buffer->scope == MemScope::Shared && !InsideTensor(*l->buffer, last_index_)) {
           v = EmitPredicatedLoad(b_, predicate_, type, addr);
+        } else if (llvm::Value* known = cse_.KnownValue(addr, type)) {
+          v = known;  // a register element written or read before in this block
         } else {
           llvm::LoadInst* load = b_.CreateLoad(type, addr);
           if (!o_.host) load->setAlignment(std::max(access_align_, load->getAlign()));
@@ -1215,7 +1219,10 @@ class Emitter {
     int64_t k = constant->getSExtValue();
     if (k < 0 || k >= static_cast<int64_t>(elements.size())) return nullptr;
     llvm::AllocaInst*& element = elements[static_cast<size_t>(k)];
-    if (!element) element = EntryAlloca(MemTy(buf.elem), buf.name);
+    if (!element) {
+      element = EntryAlloca(MemTy(buf.elem), buf.name);
+      cse_.MarkPrivate(element);
+    }
     return element;
   }
 
@@ -1232,12 +1239,20 @@ class Emitter {
     for (size_t k = 0; k < it->second.elements.size(); ++k) {
       llvm::AllocaInst* element = it->second.elements[k];
       if (!element) continue;
+      cse_.ForgetPrivate(element);
       element->replaceAllUsesWith(eb.CreateInBoundsGEP(array->getAllocatedType(), array,
                                                        {eb.getInt32(0), eb.getInt32(static_cast<uint32_t>(k))}));
       element->eraseFromParent();
     }
     scalarized_.erase(it);
     return array;
+  }
+
+  // A load of a register slot, or the value the block last stored to or
+  // loaded from it (LocalCse::KnownValue).
+  llvm::Value* LoadSlot(llvm::Type* type, llvm::Value* slot) {
+    if (llvm::Value* known = cse_.KnownValue(slot, type)) return known;
+    return b_.CreateLoad(type, slot);
   }
 
   // Element `base + k` of a register buffer (an entry-block alloca);
@@ -1278,7 +1293,7 @@ class Emitter {
     auto* vt = llvm::FixedVectorType::get(et, 2);
     llvm::Value* v = llvm::UndefValue::get(vt);
     for (int64_t i = 0; i < 2; ++i)
-      v = b_.CreateInsertElement(v, b_.CreateLoad(et, RegisterSlot(b, base, k + i)), b_.getInt32(static_cast<uint32_t>(i)));
+      v = b_.CreateInsertElement(v, LoadSlot(et, RegisterSlot(b, base, k + i)), b_.getInt32(static_cast<uint32_t>(i)));
     return v;
   }
 
@@ -1304,7 +1319,7 @@ class Emitter {
     std::vector<llvm::Value*> args;
     for (int64_t k = 0; k < 8; k += 2) args.push_back(pair(a, oa, k));
     for (int64_t k = 0; k < 4; k += 2) args.push_back(pair(b, ob, k));
-    for (int64_t k = 0; k < 4; ++k) args.push_back(b_.CreateLoad(b_.getFloatTy(), RegisterSlot(acc, oc, k)));
+    for (int64_t k = 0; k < 4; ++k) args.push_back(LoadSlot(b_.getFloatTy(), RegisterSlot(acc, oc, k)));
     llvm::Value* r = b_.CreateCall(
         llvm::Intrinsic::getDeclaration(&mod_, bf16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
                                                     : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32),
@@ -1614,7 +1629,7 @@ class Emitter {
       types.push_back(b_.getInt32Ty());
     }
     for (llvm::Value* s : slots) {
-      operands.push_back(b_.CreateLoad(b_.getFloatTy(), s));
+      operands.push_back(LoadSlot(b_.getFloatTy(), s));
       types.push_back(b_.getFloatTy());
     }
     auto* result = llvm::StructType::get(ctx_, types);

@@ -121,8 +121,31 @@ llvm::Value* LocalCse::Find(const CseShape& shape, unsigned flags, const llvm::F
   return found;
 }
 
+llvm::Value* LocalCse::KnownValue(const llvm::Value* pointer, llvm::Type* type) const {
+  if (!builder_ || known_.empty()) return nullptr;
+  auto it = known_.find(pointer);
+  if (it == known_.end()) return nullptr;
+  llvm::BasicBlock* block = builder_->GetInsertBlock();
+  if (!block || builder_->GetInsertPoint() != block->end() || it->second.first != block) return nullptr;
+  return it->second.second->getType() == type ? it->second.second : nullptr;
+}
+
 void LocalCse::Record(llvm::Instruction* i, llvm::BasicBlock::iterator at) {
-  if (!at.isValid() || at != at.getNodeParent()->end() || !IsPure(i)) return;
+  bool at_end = at.isValid() && at == at.getNodeParent()->end();
+  if (!private_.empty()) {
+    // A store anywhere else than at the end would make the end's value
+    // unknown; a load there reads what the end's value says.
+    if (auto* store = llvm::dyn_cast<llvm::StoreInst>(i); store && private_.contains(store->getPointerOperand())) {
+      if (at_end) known_[store->getPointerOperand()] = {i->getParent(), store->getValueOperand()};
+      else known_.erase(store->getPointerOperand());
+      return;
+    }
+    if (auto* load = llvm::dyn_cast<llvm::LoadInst>(i); load && at_end && private_.contains(load->getPointerOperand())) {
+      known_[load->getPointerOperand()] = {i->getParent(), load};
+      return;
+    }
+  }
+  if (!at_end || !IsPure(i)) return;
   // The latest of a shape: its flags are what the emitter asks for now.
   table_[WithShapeOf(i, [&](const CseShape& s) { return HashOf(i->getParent(), s); })] = i;
 }

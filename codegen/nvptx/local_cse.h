@@ -9,6 +9,11 @@
 // EarlyCSE removes them, but each costs its creation and a trip through
 // SROA and EarlyCSE first; a hash lookup at creation is cheaper.
 //
+// It also follows the register elements the emitter marks private (memory
+// nothing else touches): a load of one reads the value the block last
+// stored to or loaded from it (KnownValue), so the emitter uses that value
+// and the arithmetic on it is found equal to earlier arithmetic too.
+//
 // What the builder's users must keep to: a value the builder returns may
 // be shared, so it is never modified (flags, operands) nor erased; and
 // instructions are compared without their metadata (the emitter puts none
@@ -17,10 +22,12 @@
 #pragma once
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/IR/ConstantFolder.h>
 #include <llvm/IR/IRBuilder.h>
 
 #include <cstdint>
+#include <utility>
 
 namespace tmc::codegen {
 
@@ -45,7 +52,28 @@ class LocalCse {
   /// The builder whose insertion point requests refer to.
   void Bind(const llvm::IRBuilderBase* builder) { builder_ = builder; }
   /// Forgets every instruction (a new function).
-  void Clear() { table_.clear(); }
+  void Clear() {
+    table_.clear();
+    private_.clear();
+    known_.clear();
+  }
+
+  /// Marks `a` as memory that only the builder's own loads and stores
+  /// touch (the emitter's register elements: never passed on, never
+  /// addressed otherwise). In such memory the value last stored to or
+  /// loaded from `a` at the end of a block is what a load of it there
+  /// reads (KnownValue), which spares the load and lets the arithmetic on
+  /// it be found equal to earlier arithmetic on the same value.
+  void MarkPrivate(const llvm::AllocaInst* a) { private_.insert(a); }
+  /// `a` is about to be replaced or erased: no longer private.
+  void ForgetPrivate(const llvm::AllocaInst* a) {
+    private_.erase(a);
+    known_.erase(a);
+  }
+  /// What a load of `type` from `pointer` at the end of the insertion block
+  /// reads, if `pointer` is private and that block stored or loaded it
+  /// last with that type; else null.
+  llvm::Value* KnownValue(const llvm::Value* pointer, llvm::Type* type) const;
 
   /// An instruction of the insertion block of `shape` with exactly `flags`
   /// (FlagsOf's encoding; `fmf`, when given, instead of the builder's
@@ -63,6 +91,9 @@ class LocalCse {
   // By hash alone: a collision finds an instruction of another shape,
   // which Find checks and does not use.
   llvm::DenseMap<uint64_t, llvm::Instruction*> table_;
+  llvm::DenseSet<const llvm::Value*> private_;
+  // A private pointer's last value, and the block that stored or loaded it.
+  llvm::DenseMap<const llvm::Value*, std::pair<llvm::BasicBlock*, llvm::Value*>> known_;
 };
 
 /// LLVM's constant folder first; then an equal instruction of the block.

@@ -153,4 +153,48 @@ TEST(LocalCse, OnlyInTheSameBlockAtItsEnd) {
   EXPECT_NE(x.b.CreateAdd(x.A(), x.B()), late);
 }
 
+TEST(LocalCse, PrivateMemoryReadsItsLastValueInTheBlock) {
+  Fixture x;
+  llvm::IRBuilder<> entry_builder(x.entry);
+  llvm::AllocaInst* slot = entry_builder.CreateAlloca(x.b.getFloatTy());
+  llvm::AllocaInst* other = entry_builder.CreateAlloca(x.b.getFloatTy());
+  x.cse.MarkPrivate(slot);
+  x.b.SetInsertPoint(x.entry);
+  // Nothing stored or loaded yet: unknown; a load makes it known.
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), nullptr);
+  llvm::Value* first = x.b.CreateLoad(x.b.getFloatTy(), slot);
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), first);
+  // A store replaces it; another type, or memory not marked private, is
+  // unknown.
+  x.b.CreateStore(x.X(), slot);
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), x.X());
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getInt32Ty()), nullptr);
+  x.b.CreateStore(x.X(), other);
+  EXPECT_EQ(x.cse.KnownValue(other, x.b.getFloatTy()), nullptr);
+  // Not before an instruction, nor in another block.
+  auto* store = llvm::cast<llvm::Instruction>(x.b.CreateStore(x.X(), slot));
+  x.b.SetInsertPoint(store);
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), nullptr);
+  x.b.SetInsertPoint(x.entry);
+  auto* next = llvm::BasicBlock::Create(x.ctx, "next", x.f);
+  x.b.CreateBr(next);
+  x.b.SetInsertPoint(next);
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), nullptr);
+  // A store not at the end of its block: the value at the end is unknown.
+  x.b.CreateStore(x.X(), slot);
+  llvm::Instruction* last = llvm::cast<llvm::Instruction>(x.b.CreateAdd(x.A(), x.B()));
+  x.b.SetInsertPoint(last);
+  x.b.CreateStore(llvm::ConstantFP::get(x.b.getFloatTy(), 2.0), slot);
+  x.b.SetInsertPoint(next);
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), nullptr);
+  // Forgotten (the emitter replaces the alloca): unknown, and stores to it
+  // are no longer followed.
+  x.b.CreateStore(x.X(), slot);
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), x.X());
+  x.cse.ForgetPrivate(slot);
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), nullptr);
+  x.b.CreateStore(x.X(), slot);
+  EXPECT_EQ(x.cse.KnownValue(slot, x.b.getFloatTy()), nullptr);
+}
+
 }  // namespace
