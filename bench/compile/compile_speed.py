@@ -66,11 +66,17 @@ def kernel_files(only):
 
 def tmc_and_nvcc(tmc, args, arch, repeat, tmp, cu):
     """CPU seconds of `tmc ARGS --emit=ptx` and of nvcc on the CUDA C that
-    `tmc ARGS --emit=cuda` writes to `cu` (written first, not timed)."""
+    `tmc ARGS --emit=cuda` writes to `cu` (written first, not timed): the
+    medians of `repeat` runs of each, taken in turns (tmc, nvcc, tmc, ...)
+    so that both see the machine's slow and quick moments alike."""
     subprocess.run([tmc, *args, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
-    t = median_of([tmc, *args, "--emit=ptx", f"--arch={arch}", "-o", os.path.join(tmp, "t.ptx")], repeat, 1)
-    n = median_of([NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")], repeat, 1)
-    return t, n
+    tmc_cmd = [tmc, *args, "--emit=ptx", f"--arch={arch}", "-o", os.path.join(tmp, "t.ptx")]
+    nvcc_cmd = [NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")]
+    t, n = [], []
+    for _ in range(repeat):
+        t.append(timed(tmc_cmd)[1])
+        n.append(timed(nvcc_cmd)[1])
+    return statistics.median(t), statistics.median(n)
 
 
 def per_file(tmc, arch, repeat, tmp, only):

@@ -2,6 +2,7 @@
 // --emit asks for. Exit codes: 0 success, 1 user error, 2 internal error.
 #include <malloc.h>
 #include <pthread.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -265,7 +266,7 @@ struct MainArgs {
   int result;
 };
 
-[[noreturn]] void* MainThread(void* p) {
+[[noreturn]] void* RunDriver(void* p) {
   auto* args = static_cast<MainArgs*>(p);
   HugePagesForThisThread();
   try {
@@ -293,17 +294,37 @@ int main(int argc, char** argv) {
   constexpr size_t kStackBytes = size_t{512} << 20;
   // The frontend recurses over the syntax tree; depth limits keep that
   // bounded, and a large stack keeps the bound far from the edge.
-  // The worker thread allocates from the main heap: a per-thread arena
+  // Where the driver runs on a thread of its own (below), it allocates from
+  // the main heap: a per-thread arena of glibc's malloc (without jemalloc)
   // grows in small mprotect steps and made parsing large files 3x slower.
   mallopt(M_ARENA_MAX, 1);
   tmc::driver::MainArgs args{argc, argv, 2};
+  void* stack = tmc::driver::HugePageStack(kStackBytes);
+#ifndef __SANITIZE_ADDRESS__
+  // On this thread, switched to the large stack: a second thread would cost
+  // its creation, a heap arena of its own (two more 2 MB pages to fault
+  // in) and atomic reference counts in every shared_ptr (libstdc++ counts
+  // without atomics while a process has one thread). RunDriver exits the
+  // process, so the switch never returns (and --all-candidates' threads
+  // start from it as from any thread). (AddressSanitizer needs to be
+  // told of stack switches: there, a thread as below.)
+  static tmc::driver::MainArgs* switched_args = &args;
+  static ucontext_t caller, on_stack;
+  if (stack && getcontext(&on_stack) == 0) {
+    on_stack.uc_stack.ss_sp = stack;
+    on_stack.uc_stack.ss_size = kStackBytes;
+    on_stack.uc_link = &caller;
+    makecontext(&on_stack, [] { tmc::driver::RunDriver(switched_args); }, 0);
+    swapcontext(&caller, &on_stack);
+  }
+#endif
   pthread_attr_t attr;
   pthread_attr_init(&attr);
-  if (void* stack = tmc::driver::HugePageStack(kStackBytes)) pthread_attr_setstack(&attr, stack, kStackBytes);
+  if (stack) pthread_attr_setstack(&attr, stack, kStackBytes);
   else pthread_attr_setstacksize(&attr, kStackBytes);
   pthread_t thread;
-  // MainThread exits the process; on this thread if no other can start.
-  if (pthread_create(&thread, &attr, tmc::driver::MainThread, &args) != 0) tmc::driver::MainThread(&args);
+  // RunDriver exits the process; on this thread if no other can start.
+  if (pthread_create(&thread, &attr, tmc::driver::RunDriver, &args) != 0) tmc::driver::RunDriver(&args);
   pthread_join(thread, nullptr);
   return 2;  // not reached
 }
