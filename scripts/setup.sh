@@ -10,7 +10,7 @@ packages=(
   antlr4 libantlr4-runtime-dev          # parser generator (build time) and runtime
   llvm-19-dev llvm-19-tools             # code generation; lit and FileCheck for tests
   libfmt-dev libsqlite3-dev libgtest-dev
-  libzstd-dev                           # the static LLVM archives compress with zstd
+  libzstd-dev zlib1g-dev                # LLVMSupport links zstd and zlib (their static archives: codegen/CMakeLists.txt)
   libjemalloc-dev                       # tmc's allocator (faster LLVM, above all on several threads)
   pkg-config binutils                   # the deployment tests: pkg-config files, ar for tmc lib
   lld                                   # the linker: faster links, and tmc's hot code laid out together
