@@ -1026,7 +1026,17 @@ class Emitter {
     ScalarKind t = c->type;
     switch (c->intrinsic) {
       case I::Exp: return Libdevice("exp", t, args);
-      case I::Exp2: return Libdevice("exp2", t, args);
+      case I::Exp2:
+        // libdevice's __nv_exp2f is the ex2.approx.f32 instruction itself
+        // where denormals are kept (nvvm-reflect-ftz is 0): called
+        // directly, a kernel whose only math is exp2 (the attention
+        // kernels' softmax) does not load libdevice (2% of its compile).
+        if (!o_.host && (t == ScalarKind::F32 || t == ScalarKind::F16 || t == ScalarKind::BF16)) {
+          llvm::Value* x = t == ScalarKind::F32 ? args[0] : b_.CreateFPExt(args[0], b_.getFloatTy());
+          llvm::Value* r = b_.CreateIntrinsic(llvm::Intrinsic::nvvm_ex2_approx_f, {}, {x});
+          return t == ScalarKind::F32 ? r : b_.CreateFPTrunc(r, Ty(t));
+        }
+        return Libdevice("exp2", t, args);
       case I::Log: return Libdevice("log", t, args);
       case I::Log2: return Libdevice("log2", t, args);
       case I::Sqrt:
