@@ -107,7 +107,11 @@ bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm
                        llvm::IdentifyingPassPtr(new ChooseLsr(gate)));
   // NVPTX's ProxyReg erasure is quadratic; tmc's, just before it, is not
   // (proxy_reg_erasure.h). Only where the pass before it runs at all.
-  if (tm.getOptLevel() != llvm::CodeGenOptLevel::None)
+  auto disable_peephole = options.find("disable-peephole");
+  bool peephole_runs =
+      tm.getOptLevel() != llvm::CodeGenOptLevel::None &&
+      (disable_peephole == options.end() || !static_cast<llvm::cl::opt<bool>*>(disable_peephole->second)->getValue());
+  if (peephole_runs)
     config->insertPass(PassBeforeNvptxProxyRegErasure(), llvm::IdentifyingPassPtr(CreateProxyRegErasure()));
   pm.add(config);
   pm.add(mmi);

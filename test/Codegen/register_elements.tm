@@ -9,14 +9,17 @@
 // RUN: FileCheck %s --check-prefix=CONST < %t.O0.ll
 // RUN: FileCheck %s --check-prefix=MIXED < %t.O0.ll
 // RUN: FileCheck %s --check-prefix=CALL < %t.O0.ll
+// RUN: FileCheck %s --check-prefix=ORDER < %t.O0.ll
 // RUN: %tmc %s --emit=llvm -o %t.O3.ll
 // RUN: FileCheck %s --check-prefix=O3 < %t.O3.ll
 // RUN: %tmc %s --emit=ptx --arch=sm_90a | %ptxas-verify sm_90a
-// The CPU executor (host code, register arrays stay arrays) against the
-// op's reference, at a size that is not a multiple of the block.
+// The CPU executor against the op's reference, at a size that is not a
+// multiple of the block (host code: register arrays stay arrays there, so
+// these check the kernels, and the IR checks above the device code).
 // RUN: %tmc run %s --kernel mixed --shape N=300 | FileCheck %s --check-prefix=EXEC
 // RUN: %tmc run %s --kernel constant --shape N=77 | FileCheck %s --check-prefix=EXEC
 // RUN: %tmc run %s --kernel passed --shape N=130 | FileCheck %s --check-prefix=EXEC
+// RUN: %tmc run %s --kernel ordered --shape N=100 | FileCheck %s --check-prefix=EXEC
 // EXEC: result: PASS
 
 op scaled_sum(X: f32[N]) -> f32[N] {
@@ -41,9 +44,10 @@ kernel constant(X: f32[N], Y: f32[N]) implements scaled_sum grid(cdiv(N, 64)) bl
 
 // Constant indices first, then one known at run time: the elements already
 // made become addresses into the array.
+// (The emitter puts each new alloca first: elements would come before %r.)
 // MIXED-LABEL: define ptx_kernel void @mixed(
+// MIXED-NOT: %r{{[0-9]+}} = alloca
 // MIXED: %r = alloca [4 x float]
-// MIXED-NOT: alloca float
 // MIXED: getelementptr inbounds [4 x float], ptr %r, i32 0, i32 0
 // MIXED: ret void
 kernel mixed(X: f32[N], Y: f32[N]) implements scaled_sum grid(cdiv(N, 64)) block(64) {
@@ -63,8 +67,8 @@ func fill(r: f32[128] by repeat(4) * spatial(32), x: f32) {
 // The whole array passed to a function (a fragment parameter), after
 // constant accesses.
 // CALL-LABEL: define ptx_kernel void @passed(
+// CALL-NOT: %r{{[0-9]+}} = alloca
 // CALL: %r = alloca [4 x float]
-// CALL-NOT: alloca float
 // CALL: getelementptr inbounds [4 x float], ptr %r, i32 0, i32 3
 // CALL: call {{.*}}@fill(ptr
 // CALL: ret void
@@ -79,4 +83,27 @@ kernel passed(X: f32[N], Y: f32[N]) implements scaled_sum grid(cdiv(N, 32)) bloc
   if (g < N) { Y[g] = acc; }
 }
 
+// A store at a run-time index between a constant-index store and a read
+// of the same element: the read loads from the array, it does not reuse
+// the value stored first (g / N is 0, which the compiler cannot know).
+// ORDER-LABEL: define ptx_kernel void @ordered(
+// ORDER: getelementptr [4 x float], ptr %r, i32 0, i32 %{{.*}}
+// ORDER-NEXT: store float
+// ORDER: = load float, ptr %{{[0-9]+}}, align 4
+// ORDER: ret void
+op doubled(X: f32[N]) -> f32[N] {
+  out[i] = X[i] * 2.0;
+}
+kernel ordered(X: f32[N], Y: f32[N]) implements doubled grid(cdiv(N, 64)) block(64) {
+  let g = blockIdx.x * 64 + threadIdx.x;
+  if (g >= N) { return; }
+  register r: f32[4];
+  r[0] = X[g];
+  r[g / N] = X[g] * 2.0;
+  Y[g] = r[0];
+}
+
+// At -O3 only the array indexed at run time stays in memory.
 // O3-NOT: alloca
+// O3-LABEL: define ptx_kernel void @ordered(
+// O3: %r = alloca [4 x float]
