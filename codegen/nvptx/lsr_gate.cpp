@@ -75,6 +75,14 @@ class ChooseLsr : public llvm::FunctionPass {
 
 char ChooseLsr::ID = 0;
 
+// Whether LLVM's boolean command-line option `name` (TMC_LLVM_OPTIONS) is
+// set.
+bool FlagSet(llvm::StringRef name) {
+  const auto& options = llvm::cl::getRegisteredOptions();
+  auto it = options.find(name);
+  return it != options.end() && static_cast<llvm::cl::opt<bool>*>(it->second)->getValue();
+}
+
 // The identity of a legacy pass, for TargetPassConfig::insertPass (LLVM
 // does not export LSR's or its predecessor's ID).
 llvm::AnalysisID IdOf(llvm::Pass* pass) {
@@ -96,22 +104,15 @@ bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm
   auto* mmi = new llvm::MachineModuleInfoWrapperPass(&target);
   llvm::TargetPassConfig* config = target.createPassConfig(pm);
   config->setDisableVerify(true);  // as addPassesToEmitFile's default
-  // Only where LSR runs at all (the pass manager owns an inserted pass only
-  // once it is added).
-  const auto& options = llvm::cl::getRegisteredOptions();
-  auto disable_lsr = options.find("disable-lsr");
-  bool lsr_runs = tm.getOptLevel() != llvm::CodeGenOptLevel::None &&
-                  (disable_lsr == options.end() || !static_cast<llvm::cl::opt<bool>*>(disable_lsr->second)->getValue());
-  if (lsr_runs)
+  // Inserted passes only where the pass they follow runs at all (the pass
+  // manager owns an inserted pass only once it is added).
+  bool optimizing = tm.getOptLevel() != llvm::CodeGenOptLevel::None;
+  if (optimizing && !FlagSet("disable-lsr"))
     config->insertPass(IdOf(llvm::createCanonicalizeFreezeInLoopsPass()),
                        llvm::IdentifyingPassPtr(new ChooseLsr(gate)));
   // NVPTX's ProxyReg erasure is quadratic; tmc's, just before it, is not
-  // (proxy_reg_erasure.h). Only where the pass before it runs at all.
-  auto disable_peephole = options.find("disable-peephole");
-  bool peephole_runs =
-      tm.getOptLevel() != llvm::CodeGenOptLevel::None &&
-      (disable_peephole == options.end() || !static_cast<llvm::cl::opt<bool>*>(disable_peephole->second)->getValue());
-  if (peephole_runs)
+  // (proxy_reg_erasure.h).
+  if (optimizing && !FlagSet("disable-peephole"))
     config->insertPass(PassBeforeNvptxProxyRegErasure(), llvm::IdentifyingPassPtr(CreateProxyRegErasure()));
   pm.add(config);
   pm.add(mmi);
