@@ -19,6 +19,7 @@
 #include "ir/printer.h"
 #include "ir/transforms/pipeline.h"
 #include "support/time_report.h"
+#include "tools/tmc/teardown.h"
 #include "tools/tmc/version.h"
 #include "tune/compile_cache.h"
 
@@ -95,6 +96,20 @@ bool EmitHostObject(const sema::CheckedModule& m, const Options& o, DiagnosticEn
 std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
                        const std::vector<std::string>& only_kernels, std::string* meta) {
   std::unique_ptr<ir::Module> module = LowerModule(m, o, diags, only_kernels);
+  // Destroyed in reverse order: the LLVM module before its context, all
+  // three left to the exit where the driver skips the teardown.
+  std::unique_ptr<llvm::LLVMContext> context;
+  std::unique_ptr<llvm::Module> lm;
+  struct RetireAll {
+    std::unique_ptr<ir::Module>& module;
+    std::unique_ptr<llvm::LLVMContext>& context;
+    std::unique_ptr<llvm::Module>& lm;
+    ~RetireAll() {
+      Retire(lm);
+      Retire(context);
+      Retire(module);
+    }
+  } retire{module, context, lm};
   if (!module || o.emit == "check" || o.emit == "ast" || o.emit == "tm") return "";
   if (meta) *meta = codegen::KernelMetadataJson(*module, o.arch);
   if (o.emit == "ir") return ir::Print(*module);
@@ -129,21 +144,20 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     return out;
   };
 
-  llvm::LLVMContext context;
+  context = std::make_unique<llvm::LLVMContext>();
   // Value names only matter to a reader of LLVM IR (--emit=llvm, or LLVM's
   // -print-after through TMC_LLVM_OPTIONS); PTX names its registers itself.
   // Naming every value cost 1.3% of a large kernel's compile.
-  context.setDiscardValueNames(o.emit != "llvm" && !std::getenv("TMC_LLVM_OPTIONS"));
+  context->setDiscardValueNames(o.emit != "llvm" && !std::getenv("TMC_LLVM_OPTIONS"));
   codegen::LlvmEmitOptions eopts;
   eopts.debug = o.debug_info == DebugInfo::Full         ? codegen::LlvmEmitOptions::Debug::Full
                 : o.debug_info == DebugInfo::LineTables ? codegen::LlvmEmitOptions::Debug::LineTables
                                                         : codegen::LlvmEmitOptions::Debug::None;
   eopts.sources = &diags.sources();
   eopts.verify = o.verify_each;
-  std::unique_ptr<llvm::Module> lm;
   {
     StageTimer timer("LLVM IR emission");
-    lm = codegen::EmitLlvm(*module, context, eopts);
+    lm = codegen::EmitLlvm(*module, *context, eopts);
   }
   codegen::NvptxOptions nopts{o.arch, codegen::DefaultLibdevicePath(), o.opt_level,
                               o.debug_info == DebugInfo::Full, o.fp_contract};

@@ -31,6 +31,7 @@
 #include "tools/tmc/options.h"
 #include "tools/tmc/run_command.h"
 #include "tools/tmc/run_graph.h"
+#include "tools/tmc/teardown.h"
 #include "tools/tmc/lib_command.h"
 #include "tools/tmc/tune_command.h"
 #include "tools/tmc/tuned_params.h"
@@ -196,7 +197,15 @@ int RealMain(int argc, char** argv) {
   } else {
     CompileOptions copts = FrontendOptions(o);
     copts.parse_only = o.parse_only;
-    Compilation comp(sm, diags, copts);
+    // One compile, then the exit (RunDriver): its syntax trees and IR are
+    // left to the exit (teardown.h).
+    SkipTeardownAtExit();
+    auto compilation = std::make_unique<Compilation>(sm, diags, copts);
+    Compilation& comp = *compilation;
+    struct RetireCompilation {
+      std::unique_ptr<Compilation>& c;
+      ~RetireCompilation() { Retire(c); }
+    } retire{compilation};
     const std::string& path = o.inputs.front();
     std::vector<sema::CheckedModule*> modules;
     if (o.split_input_file) {
