@@ -26,6 +26,7 @@ namespace tmc::codegen {
 
 bool LsrGate::shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) {
   if (skip_lsr_ && pass == "Loop Strength Reduction") return false;
+  if (skip_codegen_lsv_ && pass == "GPU Load and Store Vectorizer") return false;
   // Legacy passes ask by their names (Pass::getPassName, LLVM 19), one
   // function at a time: the pass asked about right after SLSR, if it is an
   // EarlyCSE, is its clean-up (at CodeGenOptLevel::Aggressive it would be

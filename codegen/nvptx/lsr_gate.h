@@ -1,6 +1,7 @@
 // lsr-gate: the NVPTX back end's loop strength reduction, left out of
 // functions whose loops already carry a large accumulator; its
-// straight-line strength reduction, left out everywhere.
+// straight-line strength reduction, left out everywhere; its load/store
+// vectorizer, left out after tmc's pipeline has run one.
 #pragma once
 
 #include <llvm/IR/OptBisect.h>
@@ -32,20 +33,29 @@ constexpr unsigned kLsrMaxLoopCarriedValues = 96;
 /// (The other EarlyCSEs and NaryReassociate stay: without them the
 /// tensor-core example takes 8 registers more.)
 ///
+/// The back end's load/store vectorizer is left out too where tmc's own
+/// pipeline (kTmcPipeline, -O2 and -O3) has run it: the second run found
+/// nothing to merge on any of the 64 kernels (the same PTX) and cost
+/// 0.5-0.8% of a large kernel's compile. Under LLVM's -O0/-O1 pipelines
+/// and a TMC_LLVM_PIPELINE the back end's runs, as in llc.
+///
 /// A pass gate (LLVMContext::setOptPassGate) that answers "no" to LSR
-/// while the function being compiled has a loop over the bound, and to
-/// SLSR and the EarlyCSE that follows it; other passes go to the gate it
-/// replaces (-opt-bisect-limit keeps working).
+/// while the function being compiled has a loop over the bound, to SLSR
+/// and the EarlyCSE that follows it, and to the back end's load/store
+/// vectorizer when asked to; other passes go to the gate it replaces
+/// (-opt-bisect-limit keeps working).
 class LsrGate : public llvm::OptPassGate {
  public:
   explicit LsrGate(llvm::OptPassGate& previous) : previous_(previous) {}
   bool isEnabled() const override { return true; }
   bool shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) override;
   void SkipLsr(bool skip) { skip_lsr_ = skip; }
+  void SkipCodegenLsv(bool skip) { skip_codegen_lsv_ = skip; }
 
  private:
   llvm::OptPassGate& previous_;
   bool skip_lsr_ = false;
+  bool skip_codegen_lsv_ = false;
   bool skip_next_cse_ = false;  // SLSR was left out: so is the EarlyCSE after it
 };
 

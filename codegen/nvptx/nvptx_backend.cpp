@@ -334,6 +334,7 @@ bool EmitPtx(llvm::Module& m, const NvptxOptions& o, std::string* ptx, std::stri
     llvm::LLVMContext& context = m.getContext();
     llvm::OptPassGate& previous = context.getOptPassGate();
     LsrGate gate(previous);
+    gate.SkipCodegenLsv(o.opt_level >= 2 && LlvmPipelineOverride().empty());
     if (!AddPtxEmissionPasses(*tm, pm, bos, gate)) {
       *error = "the NVPTX target cannot emit assembly";
       return false;
