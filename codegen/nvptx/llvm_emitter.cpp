@@ -1301,10 +1301,26 @@ class Emitter {
   llvm::Value* HalfPair(const Buffer& b, llvm::Value* base, int64_t k) {
     llvm::Type* et = Ty(b.elem);
     auto* vt = llvm::FixedVectorType::get(et, 2);
+    llvm::Value* halves[2] = {LoadSlot(et, RegisterSlot(b, base, k)), LoadSlot(et, RegisterSlot(b, base, k + 1))};
+    // Both halves of one pair that an ldmatrix or mma wrote (known at
+    // emission in the block that wrote them): that pair, not a rebuilt
+    // copy, which LLVM's SLP vectorizer would examine at length (2-5% of
+    // a tensor-core kernel's compile) before InstCombine folded it away.
+    if (llvm::Value* pair = SourcePair(halves[0], halves[1], vt)) return pair;
     llvm::Value* v = llvm::UndefValue::get(vt);
-    for (int64_t i = 0; i < 2; ++i)
-      v = b_.CreateInsertElement(v, LoadSlot(et, RegisterSlot(b, base, k + i)), b_.getInt32(static_cast<uint32_t>(i)));
+    for (unsigned i = 0; i < 2; ++i) v = b_.CreateInsertElement(v, halves[i], b_.getInt32(i));
     return v;
+  }
+
+  // The vector of type `vt` whose elements 0 and 1 `lo` and `hi` extract,
+  // if they do; else null.
+  static llvm::Value* SourcePair(llvm::Value* lo, llvm::Value* hi, llvm::Type* vt) {
+    auto* e0 = llvm::dyn_cast<llvm::ExtractElementInst>(lo);
+    auto* e1 = llvm::dyn_cast<llvm::ExtractElementInst>(hi);
+    if (!e0 || !e1 || e0->getVectorOperand() != e1->getVectorOperand() || e0->getVectorOperandType() != vt) return nullptr;
+    auto* i0 = llvm::dyn_cast<llvm::ConstantInt>(e0->getIndexOperand());
+    auto* i1 = llvm::dyn_cast<llvm::ConstantInt>(e1->getIndexOperand());
+    return i0 && i1 && i0->isZero() && i1->isOne() ? e0->getVectorOperand() : nullptr;
   }
 
   // mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32: D = A * B + C, each
