@@ -36,8 +36,9 @@ constexpr unsigned kLsrMaxLoopCarriedValues = 96;
 /// The back end's load/store vectorizer is left out too where tmc's own
 /// pipeline (kTmcPipeline, -O2 and -O3) has run it: the second run found
 /// nothing to merge on any of the 64 kernels (the same PTX) and cost
-/// 0.5-0.8% of a large kernel's compile. Under LLVM's -O0/-O1 pipelines
-/// and a TMC_LLVM_PIPELINE the back end's runs, as in llc.
+/// 0.5-0.8% of a large kernel's compile. Under LLVM's -O1 pipeline and a
+/// TMC_LLVM_PIPELINE the back end's runs, as in llc (at -O0 the back end
+/// has none).
 ///
 /// A pass gate (LLVMContext::setOptPassGate) that answers "no" to LSR
 /// while the function being compiled has a loop over the bound, to SLSR

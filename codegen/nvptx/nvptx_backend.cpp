@@ -298,7 +298,8 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
   // accesses into vector ones before SimplifyCFG sinks the last access of a
   // full tile and of its guarded tail into a common block (which leaves the
   // full tile one access short of a vector). The back end runs the
-  // vectorizer again on what is left.
+  // vectorizer again on what is left after LLVM's pipelines (after tmc's,
+  // the pass gate leaves it out: lsr_gate.h).
   pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
     fpm.addPass(llvm::LoadStoreVectorizerPass());
   });

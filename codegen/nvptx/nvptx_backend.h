@@ -21,7 +21,9 @@ struct NvptxOptions {
 /// false with `error` set when libdevice or the target is unavailable.
 bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& options, std::string* error);
 
-/// PTX assembly of an optimized module.
+/// PTX assembly of a module that OptimizeForNvptx optimized with the same
+/// options and environment (which pipeline ran decides whether the back
+/// end's load/store vectorizer runs again: lsr_gate.h).
 bool EmitPtx(llvm::Module& m, const NvptxOptions& options, std::string* ptx, std::string* error);
 
 /// Named metadata of a module with thread-block-cluster kernels: one node

@@ -198,8 +198,9 @@ int RealMain(int argc, char** argv) {
     CompileOptions copts = FrontendOptions(o);
     copts.parse_only = o.parse_only;
     // One compile, then the exit (RunDriver): its syntax trees and IR are
-    // left to the exit (teardown.h).
-    SkipTeardownAtExit();
+    // left to the exit (teardown.h). Not for --split-input-file, whose
+    // chunks would all stay in memory.
+    if (!o.split_input_file) SkipTeardownAtExit();
     auto compilation = std::make_unique<Compilation>(sm, diags, copts);
     Compilation& comp = *compilation;
     struct RetireCompilation {

@@ -1,8 +1,8 @@
 // Teardown skipped at the end of a process that compiles once and exits,
 // as clang does (-disable-free): destroying a compile's IR, LLVM module
 // and syntax trees node by node only delays the exit (0.8-0.9% of a large
-// kernel's instructions and ~80 page faults, docs/benchmarks.md), and the
-// exit frees it all at once.
+// kernel's instructions and ~80 page faults, docs/architecture.md), and
+// the exit frees it all at once.
 #pragma once
 
 #include <memory>
@@ -10,8 +10,9 @@
 namespace tmc {
 
 /// Called by the driver when this process ends right after its one
-/// compile (never under a sanitizer: its leak check would report what is
-/// left). Off by default: tmc run, tune and lib compile many times.
+/// compile. Off by default (tmc run, tune and lib compile many times) and
+/// in a sanitized build, where freeing everything lets AddressSanitizer
+/// check the destructors (use after free, double free).
 void SkipTeardownAtExit();
 bool TeardownSkipped();
 
