@@ -5,8 +5,11 @@
    module with every kernel at its default values): CPU time (user + sys of the child) of
    `tmc FILE --emit=ptx` against `nvcc -O3 -ptx` on the CUDA C that
    `tmc --emit=cuda` writes for the same kernels (that file is written
-   beforehand and not timed). Median of --repeat runs each, tmc's and
-   nvcc's runs taken in turns, and the ratio of the fastest runs too.
+   beforehand and not timed). Medians of --repeat turns, each turn
+   --tmc-runs runs of tmc (default 3) and one of nvcc, and the ratio of
+   the fastest runs too. A pause of the machine adds a few milliseconds
+   to whichever run it falls in: 10% of a tmc run, under 1% of nvcc's,
+   so tmc's shorter runs are sampled more.
 2. With --per-kernel, each kernel of those files alone: `tmc FILE --kernel
    K --emit=ptx` against nvcc on `tmc FILE --kernel K --emit=cuda` (a
    module's kernels one at a time, as a user compiling one of them would).
@@ -65,11 +68,12 @@ def kernel_files(only):
     return files
 
 
-def tmc_and_nvcc(tmc, args, arch, repeat, tmp, cu):
+def tmc_and_nvcc(tmc, args, arch, repeat, tmp, cu, tmc_runs):
     """CPU seconds of `tmc ARGS --emit=ptx` and of nvcc on the CUDA C that
     `tmc ARGS --emit=cuda` writes to `cu` (written first, not timed): the
-    medians of `repeat` runs of each, taken in turns (tmc, nvcc, tmc, ...)
-    so that both see the machine's slow and quick moments alike, and the
+    medians of `repeat` turns, each `tmc_runs` runs of tmc and one of nvcc
+    (tmc, tmc, tmc, nvcc, ...), so that both see the machine's slow and
+    quick moments alike, and the
     fastest run of each (a virtual machine's pauses only add time, and
     they weigh most on the short runs: tmc's)."""
     subprocess.run([tmc, *args, "--emit=cuda", f"--arch={arch}", "-o", cu], check=True)
@@ -77,16 +81,17 @@ def tmc_and_nvcc(tmc, args, arch, repeat, tmp, cu):
     nvcc_cmd = [NVCC, "-O3", f"-arch={arch}", "-ptx", cu, "-o", os.path.join(tmp, "n.ptx")]
     t, n = [], []
     for _ in range(repeat):
-        t.append(timed(tmc_cmd)[1])
+        for _ in range(tmc_runs):
+            t.append(timed(tmc_cmd)[1])
         n.append(timed(nvcc_cmd)[1])
     return statistics.median(t), statistics.median(n), min(t), min(n)
 
 
-def per_file(tmc, arch, repeat, tmp, only):
+def per_file(tmc, arch, repeat, tmp, only, tmc_runs):
     rows = []
     for path in kernel_files(only):
         cu = os.path.join(tmp, os.path.basename(path) + ".cu")
-        rows.append((os.path.relpath(path, ROOT), *tmc_and_nvcc(tmc, [path], arch, repeat, tmp, cu)))
+        rows.append((os.path.relpath(path, ROOT), *tmc_and_nvcc(tmc, [path], arch, repeat, tmp, cu, tmc_runs)))
     return rows
 
 
@@ -95,12 +100,12 @@ def kernels_of(tmc, arch, path):
     return [k["name"] for k in json.loads(meta.stdout)["kernels"]]
 
 
-def each_kernel(tmc, arch, repeat, tmp, only):
+def each_kernel(tmc, arch, repeat, tmp, only, tmc_runs):
     rows = []
     for path in kernel_files(only):
         for name in kernels_of(tmc, arch, path):
             cu = os.path.join(tmp, name + ".cu")
-            rows.append((f"{os.path.relpath(path, ROOT)} {name}", *tmc_and_nvcc(tmc, [path, "--kernel", name], arch, repeat, tmp, cu)))
+            rows.append((f"{os.path.relpath(path, ROOT)} {name}", *tmc_and_nvcc(tmc, [path, "--kernel", name], arch, repeat, tmp, cu, tmc_runs)))
     return rows
 
 
@@ -128,7 +133,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tmc", default=os.path.join(ROOT, "build", "bin", "tmc"))
     ap.add_argument("--arch", default="sm_90a")
-    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=5, help="turns per kernel or file")
+    ap.add_argument("--tmc-runs", type=int, default=3, help="runs of tmc per turn (nvcc: one)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--only", nargs="*", default=[], help="only these files (relative to the root), e.g. examples/matmul_simt.tm")
     ap.add_argument("--per-kernel", action="store_true", help="also each kernel of each file alone (--kernel K)")
@@ -136,13 +142,14 @@ def main():
                     help="files whose whole candidate space is compiled (--all-candidates)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        print(f"compile speed, {args.arch}, {os.cpu_count()} cores, median (and fastest) of {args.repeat}\n")
+        print(f"compile speed, {args.arch}, {os.cpu_count()} cores, median (and fastest) of "
+              f"{args.repeat * args.tmc_runs} runs of tmc and {args.repeat} of nvcc\n")
         print("| file | tmc --emit=ptx CPU ms | nvcc -O3 -ptx CPU ms | tmc / nvcc | fastest runs |")
         print("|---|---|---|---|---|")
-        for name, t, n, tf, nf in per_file(args.tmc, args.arch, args.repeat, tmp, args.only):
+        for name, t, n, tf, nf in per_file(args.tmc, args.arch, args.repeat, tmp, args.only, args.tmc_runs):
             print(f"| {name} | {t * 1e3:.0f} | {n * 1e3:.0f} | {t / n:.3f} | {tf / nf:.3f} |")
         if args.per_kernel:
-            rows = each_kernel(args.tmc, args.arch, args.repeat, tmp, args.only)
+            rows = each_kernel(args.tmc, args.arch, args.repeat, tmp, args.only, args.tmc_runs)
             print("\n| kernel | tmc --kernel K --emit=ptx CPU ms | nvcc -O3 -ptx CPU ms | tmc / nvcc | fastest runs |")
             print("|---|---|---|---|---|")
             for name, t, n, tf, nf in rows:
