@@ -95,21 +95,9 @@ bool EmitHostObject(const sema::CheckedModule& m, const Options& o, DiagnosticEn
 
 std::string EmitModule(const sema::CheckedModule& m, const Options& o, DiagnosticEngine& diags,
                        const std::vector<std::string>& only_kernels, std::string* meta) {
-  std::unique_ptr<ir::Module> module = LowerModule(m, o, diags, only_kernels);
-  // Destroyed in reverse order: the LLVM module before its context, all
-  // three left to the exit where the driver skips the teardown.
-  std::unique_ptr<llvm::LLVMContext> context;
-  std::unique_ptr<llvm::Module> lm;
-  struct RetireAll {
-    std::unique_ptr<ir::Module>& module;
-    std::unique_ptr<llvm::LLVMContext>& context;
-    std::unique_ptr<llvm::Module>& lm;
-    ~RetireAll() {
-      Retire(lm);
-      Retire(context);
-      Retire(module);
-    }
-  } retire{module, context, lm};
+  // The IR, the LLVM context and module are left to the exit where the
+  // driver skips the teardown (teardown.h).
+  Retired<ir::Module> module = LowerModule(m, o, diags, only_kernels);
   if (!module || o.emit == "check" || o.emit == "ast" || o.emit == "tm") return "";
   if (meta) *meta = codegen::KernelMetadataJson(*module, o.arch);
   if (o.emit == "ir") return ir::Print(*module);
@@ -144,7 +132,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
     return out;
   };
 
-  context = std::make_unique<llvm::LLVMContext>();
+  Retired<llvm::LLVMContext> context(new llvm::LLVMContext);
   // Value names only matter to a reader of LLVM IR (--emit=llvm, or LLVM's
   // -print-after through TMC_LLVM_OPTIONS); PTX names its registers itself.
   // Naming every value cost 1.3% of a large kernel's compile.
@@ -155,6 +143,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
                                                         : codegen::LlvmEmitOptions::Debug::None;
   eopts.sources = &diags.sources();
   eopts.verify = o.verify_each;
+  Retired<llvm::Module> lm;  // after its context: destroyed before it
   {
     StageTimer timer("LLVM IR emission");
     lm = codegen::EmitLlvm(*module, *context, eopts);

@@ -201,12 +201,8 @@ int RealMain(int argc, char** argv) {
     // left to the exit (teardown.h). Not for --split-input-file, whose
     // chunks would all stay in memory.
     if (!o.split_input_file) SkipTeardownAtExit();
-    auto compilation = std::make_unique<Compilation>(sm, diags, copts);
+    Retired<Compilation> compilation(new Compilation(sm, diags, copts));
     Compilation& comp = *compilation;
-    struct RetireCompilation {
-      std::unique_ptr<Compilation>& c;
-      ~RetireCompilation() { Retire(c); }
-    } retire{compilation};
     const std::string& path = o.inputs.front();
     std::vector<sema::CheckedModule*> modules;
     if (o.split_input_file) {

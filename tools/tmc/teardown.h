@@ -16,14 +16,21 @@ namespace tmc {
 void SkipTeardownAtExit();
 bool TeardownSkipped();
 
-/// Frees `object` now, or, when the teardown is skipped, leaves it to the
-/// process's exit.
+/// A deleter that deletes, unless the teardown is skipped: then the exit
+/// frees the object. Takes over from std::default_delete, so a
+/// std::unique_ptr<T> converts to a Retired<T>.
+struct RetireDelete {
+  RetireDelete() = default;
+  template <typename T>
+  RetireDelete(std::default_delete<T>) {}  // NOLINT: implicit, for the conversion
+  template <typename T>
+  void operator()(T* object) const {
+    if (!TeardownSkipped()) delete object;
+  }
+};
+
+/// An owner whose object is left to the exit when the teardown is skipped.
 template <typename T>
-void Retire(std::unique_ptr<T>& object) {
-  if (TeardownSkipped())
-    (void)object.release();
-  else
-    object.reset();
-}
+using Retired = std::unique_ptr<T, RetireDelete>;
 
 }  // namespace tmc
