@@ -58,11 +58,14 @@ sema::CheckedModule* Compilation::CompileBuffer(const std::string& name, std::st
   return CompileLoaded(id, name);
 }
 
-sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::string& module_name, bool main) {
+sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::string& module_name, bool main,
+                                                 bool imported) {
   std::unique_ptr<ast::Module> tree;
   {
     StageTimer timer("parse");
-    tree = ParseFile(file_id, diags_, options_.parse);
+    ParseOptions parse = options_.parse;
+    parse.skip_kernel_bodies = imported && options_.skip_imported_kernel_bodies;
+    tree = ParseFile(file_id, diags_, parse);
   }
   if (!tree) return nullptr;
   if (main)
@@ -127,7 +130,7 @@ const sema::CheckedModule* Compilation::ResolveImport(const ast::Import& imp, ui
     }
     in_progress_.insert(key);
     uint32_t id = sm_.AddFile(c.lexically_normal().string(), std::move(text));
-    sema::CheckedModule* m = CompileLoaded(id, imp.Dotted());
+    sema::CheckedModule* m = CompileLoaded(id, imp.Dotted(), /*main=*/false, /*imported=*/true);
     in_progress_.erase(key);
     by_path_[key] = m;
     return m;

@@ -26,6 +26,11 @@ struct CompileOptions {
   /// Modules the main file imports besides its own imports: those that the
   /// kernels `tmc --graph` rewrites were declared with (dotted names).
   std::vector<std::string> main_imports;
+  /// Parse the kernels of imported modules without their bodies, which are
+  /// then neither checked nor available to lower: for a compile of the main
+  /// file's kernels only (kernel_body_skipper.h). Their signatures are
+  /// checked, so -D and `implements` see them as usual.
+  bool skip_imported_kernel_bodies = false;
 };
 
 class Compilation {
@@ -48,7 +53,8 @@ class Compilation {
   void ReportUnknownDefines();
 
  private:
-  sema::CheckedModule* CompileLoaded(uint32_t file_id, const std::string& module_name, bool main = false);
+  sema::CheckedModule* CompileLoaded(uint32_t file_id, const std::string& module_name, bool main = false,
+                                     bool imported = false);
   const sema::CheckedModule* ResolveImport(const ast::Import& imp, uint32_t importer_file);
   /// Where `name` is declared in a module `importer_file` could import.
   std::vector<sema::ImportHint> FindImport(const std::string& name, uint32_t importer_file);

@@ -63,6 +63,8 @@ class Lowering {
   Lowering(Module& out) : out_(out) {}
 
   void LowerKernel(const sema::CheckedModule& m, const ast::KernelDecl* k) {
+    TMC_CHECK(!k->body_skipped, "kernel '" + k->name.name + "' of module '" + m.name +
+                                    "' was parsed without its body (CompileOptions::skip_imported_kernel_bodies)");
     module_ = &m;
     auto fn = std::make_unique<Function>();
     fn_ = fn.get();

@@ -370,6 +370,10 @@ struct KernelDecl : Decl {
   std::vector<Expr*> where;
   std::vector<LaunchClause> launch;
   BlockStmt* body = nullptr;
+  /// The body was left out by the parser (an imported module's kernel when
+  /// only the main file's kernels are compiled): `body` is an empty block,
+  /// neither checked nor lowered.
+  bool body_skipped = false;
 };
 
 struct FuncDecl : Decl {

@@ -378,7 +378,7 @@ void Checker::CheckKernel(ast::KernelDecl* decl) {
     tma_boxes_.clear();
     instance.name = decl->name.name;
     kernel_instance_ = &instance;
-    CheckBlock(decl->body);
+    if (!decl->body_skipped) CheckBlock(decl->body);  // else not compiled (kernel_body_skipper.h)
     kernel_instance_ = nullptr;
   }
   PopScope();

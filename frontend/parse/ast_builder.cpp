@@ -18,8 +18,8 @@ using namespace ast;
 class Builder {
  public:
   Builder(uint32_t file_id, DiagnosticEngine& diags, const TokenLocator& locate,
-          unsigned max_depth)
-      : diags_(diags), locate_(locate), max_depth_(max_depth) {
+          unsigned max_depth, const std::vector<size_t>& skipped_bodies)
+      : diags_(diags), locate_(locate), max_depth_(max_depth), skipped_bodies_(skipped_bodies) {
     module_ = std::make_unique<Module>();
     module_->file_id = file_id;
   }
@@ -170,6 +170,8 @@ class Builder {
       }
     }
     d->body = Block(c->block());
+    d->body_skipped = std::binary_search(skipped_bodies_.begin(), skipped_bodies_.end(),
+                                         c->block()->getStart()->getStartIndex());
     return d;
   }
 
@@ -993,6 +995,7 @@ class Builder {
   const TokenLocator& locate_;
   std::unique_ptr<Module> module_;
   unsigned max_depth_;
+  const std::vector<size_t>& skipped_bodies_;  // start indices of the `{` of kernel bodies left out
   unsigned depth_ = 0;
   bool too_deep_ = false;
   // Expressions written in parentheses (which no reduction variable is).
@@ -1003,8 +1006,8 @@ class Builder {
 
 std::unique_ptr<ast::Module> BuildAst(P::TranslationUnitContext* tree, uint32_t file_id,
                                       DiagnosticEngine& diags, const TokenLocator& locate,
-                                      unsigned max_expr_depth) {
-  return Builder(file_id, diags, locate, max_expr_depth).Run(tree);
+                                      unsigned max_expr_depth, const std::vector<size_t>& skipped_bodies) {
+  return Builder(file_id, diags, locate, max_expr_depth, skipped_bodies).Run(tree);
 }
 
 }  // namespace tmc

@@ -8,6 +8,7 @@
 #include <antlr4-runtime.h>
 
 #include "frontend/parse/ast_builder.h"
+#include "frontend/parse/kernel_body_skipper.h"
 #include "frontend/parse/syntax_errors.h"
 #include "frontend/parse/token_source.h"
 #include "support/utf8.h"
@@ -63,8 +64,14 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
 
   antlr4::ANTLRInputStream input(text.data(), text.size());
   TmTokenSource lexer(&input);
-  antlr4::CommonTokenStream tokens(&lexer);
+  KernelBodySkipper skipper(&lexer);
+  antlr4::CommonTokenStream tokens(options.skip_kernel_bodies ? static_cast<antlr4::TokenSource*>(&skipper) : &lexer);
   tokens.fill();
+  if (skipper.unbalanced()) {  // a kernel's body runs to the end: the usual syntax error
+    ParseOptions whole = options;
+    whole.skip_kernel_bodies = false;
+    return ParseFile(file_id, diags, whole);
+  }
 
   // Screen the tokens: bad characters and unterminated comments are
   // reported here, each once.
@@ -137,7 +144,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
     diags.Report(locate.Range(deep.at), DiagKind::NestingTooDeep, options.max_rule_depth);
     return nullptr;
   }
-  if (tree) return BuildAst(tree, file_id, diags, locate, options.max_expr_depth);
+  if (tree) return BuildAst(tree, file_id, diags, locate, options.max_expr_depth, skipper.skipped());
 
   tokens.seek(0);
   parser.reset();
@@ -155,7 +162,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
     return nullptr;  // the error limit was reached; already reported
   }
   if (listener.errors() > 0 || diags.ShouldStop()) return nullptr;
-  return BuildAst(tree, file_id, diags, locate, options.max_expr_depth);
+  return BuildAst(tree, file_id, diags, locate, options.max_expr_depth, skipper.skipped());
 }
 
 }  // namespace tmc

@@ -17,6 +17,10 @@ struct ParseOptions {
   /// Deepest expression tree, which also bounds operator chains such as
   /// "1 + 1 + ... + 1" (parsed by a loop, but as deep as they are long).
   unsigned max_expr_depth = 10000;
+  /// Parse each kernel's signature and leave its body out (an empty block,
+  /// KernelDecl::body_skipped): for imported modules whose kernels are not
+  /// compiled (kernel_body_skipper.h).
+  bool skip_kernel_bodies = false;
 };
 
 /// Lexes and parses file `file_id` of the diagnostics' source manager.

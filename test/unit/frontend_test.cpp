@@ -9,6 +9,7 @@
 #include "frontend/ast/ast_printer.h"
 #include "frontend/compilation.h"
 #include "frontend/parse/lexer_check.h"
+#include "frontend/parse/parser.h"
 #include "test/unit/checked_text.h"
 
 namespace tmc {
@@ -49,6 +50,45 @@ TEST(Frontend, ShapeSymbolsAreShared) {
 TEST(Frontend, StdlibImports) {
   Checked r("import std.nn;\ngraph g(x: f32[B, 8]) -> f32[B, 8] { return relu(x); }\n");
   EXPECT_TRUE(r.module && r.module->ok) << (r.collect.diags.empty() ? "" : r.collect.diags[0].message);
+}
+
+// Parsing without the kernels' bodies (kernel_body_skipper.h) gives the
+// same module as a whole parse whose kernel bodies are emptied, for every
+// .tm file of the examples and the standard library.
+TEST(Frontend, SkippedKernelBodiesLeaveTheRestAsParsed) {
+  namespace fs = std::filesystem;
+  size_t kernels = 0;
+  for (const char* folder : {"examples", "stdlib"}) {
+    for (const fs::directory_entry& e : fs::directory_iterator(fs::path(TMC_SOURCE_DIR) / folder)) {
+      if (!e.is_regular_file() || e.path().extension() != ".tm") continue;
+      std::ifstream f(e.path());
+      std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      SourceManager sm;
+      CollectDiagnostics collect;
+      DiagnosticEngine diags(sm, collect);
+      uint32_t id = sm.AddFile(e.path().string(), text);
+      std::unique_ptr<ast::Module> whole = ParseFile(id, diags);
+      ParseOptions skip;
+      skip.skip_kernel_bodies = true;
+      std::unique_ptr<ast::Module> outline = ParseFile(id, diags, skip);
+      ASSERT_TRUE(whole && outline) << e.path() << ": " << collect.First();
+      ASSERT_EQ(whole->decls.size(), outline->decls.size()) << e.path();
+      for (size_t i = 0; i < whole->decls.size(); ++i) {
+        auto* k = ast::dyn_cast<ast::KernelDecl>(whole->decls[i]);
+        auto* o = ast::dyn_cast<ast::KernelDecl>(outline->decls[i]);
+        ASSERT_EQ(k == nullptr, o == nullptr) << e.path() << ": declaration " << i;
+        if (!k) continue;
+        EXPECT_FALSE(k->body_skipped);
+        EXPECT_TRUE(o->body_skipped) << e.path() << ": " << o->name.name;
+        EXPECT_TRUE(o->body->stmts.empty());
+        EXPECT_FALSE(k->body->stmts.empty());
+        k->body->stmts.clear();
+        ++kernels;
+      }
+      EXPECT_EQ(ast::PrintModule(*whole, sm), ast::PrintModule(*outline, sm)) << e.path();
+    }
+  }
+  EXPECT_GT(kernels, 30u);
 }
 
 }  // namespace

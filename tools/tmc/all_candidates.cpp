@@ -150,6 +150,7 @@ std::vector<CandidateResult> CompileCandidates(const Options& o,
     copts.check.defines.clear();
     copts.check.defines_kernel.clear();
     for (auto& [p, v] : params) copts.check.kernel_defines[name][p] = v;
+    copts.skip_imported_kernel_bodies = true;  // only the file's own kernel is compiled (the first compile checked the rest)
     c->comp = std::make_unique<Compilation>(*c->sm, *c->diags, copts);
     c->module = c->comp->CompileFile(path);
     if (!c->capture->where().empty()) {

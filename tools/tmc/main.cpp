@@ -197,6 +197,12 @@ int RealMain(int argc, char** argv) {
   } else {
     CompileOptions copts = FrontendOptions(o);
     copts.parse_only = o.parse_only;
+    // Code for the file's own kernels only: the imported modules' kernels
+    // are needed for their signatures, not their bodies. A plain check
+    // (--emit=check, the default) and the syntax tree still take them whole.
+    copts.skip_imported_kernel_bodies =
+        plain_compile && o.graph.empty() &&
+        (o.emit == "ir" || o.emit == "llvm" || o.emit == "ptx" || o.emit == "cubin" || o.emit == "cuda" || o.emit == "meta");
     // One compile, then the exit (RunDriver): its syntax trees and IR are
     // left to the exit (teardown.h). Not for --split-input-file, whose
     // chunks would all stay in memory.
