@@ -31,6 +31,7 @@
 #include "ir/register_words.h"
 #include "ir/divisibility.h"
 #include "ir/mutator.h"
+#include "ir/wgmma_sync_registers.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "ir/transforms/pipeline.h"
 #include "support/check.h"
@@ -257,7 +258,7 @@ class Emitter {
                               b_.getPtrTy(), b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), thread_, TMC_CPU_OFF_SHARED)))
                         : SharedArray(fn);
     }
-    wgmma_registers_ = WgmmaRegisters(fn);
+    wgmma_sync_registers_ = ir::WgmmaSyncRegisters(fn);
     Stmt(fn.body);
     if (!b_.GetInsertBlock()->getTerminator()) {
       if (fn.result) b_.CreateRet(llvm::UndefValue::get(Ty(*fn.result)));
@@ -316,9 +317,23 @@ class Emitter {
     }
     EnsureOpenBlock();
     switch (s->kind) {
-      case StmtKind::Seq:
-        for (const ir::Stmt& st : s->as<Seq>()->stmts) Stmt(st);
+      case StmtKind::Seq: {
+        const std::vector<ir::Stmt>& stmts = s->as<Seq>()->stmts;
+        for (size_t i = 0; i < stmts.size();) {
+          std::vector<const Call*> chain = o_.host ? std::vector<const Call*>{} : WgmmaChain(stmts, i);
+          if (chain.size() < 2) {
+            Stmt(stmts[i++]);
+            continue;
+          }
+          if (stmts[i]->loc.IsValid()) {
+            cur_loc_ = stmts[i]->loc;
+            SetDebugLoc(stmts[i]->loc);
+          }
+          WgmmaDevice(chain);
+          i += chain.size();
+        }
         return;
+      }
       case StmtKind::LetStmt: {
         auto* l = s->as<LetStmt>();
         if (!l->var->is_mutable) {
@@ -1074,18 +1089,18 @@ class Emitter {
       case I::AtomicCas: return Atomic(c, args);
       case I::MmaM16N8K16: return Mma(*c);
       case I::Wgmma: return Wgmma(*c);
-      case I::WgmmaFence: return WgmmaSync(TMC_CPU_WGMMA_FENCE, 0, "wgmma.fence.sync.aligned;");
-      case I::WgmmaCommit: return WgmmaSync(TMC_CPU_WGMMA_COMMIT, 0, "wgmma.commit_group.sync.aligned;");
+      case I::WgmmaFence: return WgmmaSync(*c, TMC_CPU_WGMMA_FENCE, 0, "wgmma.fence.sync.aligned;");
+      case I::WgmmaCommit: return WgmmaSync(*c, TMC_CPU_WGMMA_COMMIT, 0, "wgmma.commit_group.sync.aligned;");
       case I::FenceProxyAsync: return InlinePtx("fence.proxy.async.shared::cta;");
       case I::SetMaxNReg: {
         // A warpgroup operation; on the host the warp's lanes meet, as for wgmma's fences.
         std::string text = fmt::format("setmaxnreg.{}.sync.aligned.u32 {};", *AsConstInt(c->args[1]) ? "inc" : "dec",
                                        *AsConstInt(c->args[0]));
-        return o_.host ? WgmmaSync(TMC_CPU_WGMMA_FENCE, 0, text) : InlinePtx(text.c_str());
+        return o_.host ? WgmmaSync(*c, TMC_CPU_WGMMA_FENCE, 0, text) : InlinePtx(text.c_str());
       }
       case I::WgmmaWait: {
         int64_t n = *AsConstInt(c->args[0]);
-        return WgmmaSync(TMC_CPU_WGMMA_WAIT, n, fmt::format("wgmma.wait_group.sync.aligned {};", n));
+        return WgmmaSync(*c, TMC_CPU_WGMMA_WAIT, n, fmt::format("wgmma.wait_group.sync.aligned {};", n));
       }
       case I::MbarrierInit:
       case I::MbarrierArrive:
@@ -1354,14 +1369,14 @@ class Emitter {
     return b_.getInt32(0);
   }
 
-  // wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}: the descriptors
-  // are the constant bits the lowering computed (LBO, SBO, swizzle mode)
-  // and the operand's shared address, (addr & 0x3FFFF) >> 4, in the low 14
-  // bits. Inline PTX: LLVM 19 has no intrinsic. The accumulator registers
-  // go in and out of the instruction ("+f" as CUTLASS writes them); with
-  // accumulate false (scale-d) the instruction ignores their old values.
-  // On the host the executor decodes the same descriptors.
+  // wgmma.mma_async.sync.aligned.m64nNk16.f32.{f16,bf16}: inline PTX
+  // (WgmmaDevice; LLVM 19 has no intrinsic). On the host the executor
+  // decodes the same descriptors.
   llvm::Value* Wgmma(const Call& c) {
+    if (!o_.host) {
+      WgmmaDevice({&c});
+      return b_.getInt32(0);
+    }
     const Buffer& d = *c.buffers[0];
     const Buffer* ar = c.buffers.size() == 2 ? c.buffers[1].get() : nullptr;  // A in registers
     auto* a = c.args[1]->as<Load>();
@@ -1374,16 +1389,14 @@ class Emitter {
     llvm::Value* od = FragmentOffset(d, c.args[0], n / 2, true);
     llvm::Value* scale = b_.CreateZExt(Value(c.args[3]), b_.getInt32Ty());
     llvm::Type* i64 = b_.getInt64Ty();
-    auto desc = [&](const Load& l, uint64_t bits) {
+    auto desc = [&](const Load& l, uint64_t bits) {  // as WgmmaDescriptor's, of the host's shared offset
       TMC_CHECK(l.indices.size() == 1, "unflattened wgmma operand");
-      llvm::Value* offset =
-          o_.host ? HostSharedOffset(ElementPointer(*l.buffer, Value(l.indices[0])))
-                  : b_.CreateZExt(b_.CreatePtrToInt(Address(*l.buffer, l.indices), b_.getInt32Ty()), i64);
+      llvm::Value* offset = HostSharedOffset(ElementPointer(*l.buffer, Value(l.indices[0])));
       llvm::Value* start = b_.CreateLShr(b_.CreateAnd(offset, b_.getInt64(0x3FFFF)), b_.getInt64(4));
       return b_.CreateOr(start, b_.getInt64(bits));
     };
     llvm::Value *da = ar ? nullptr : desc(*a, a_bits), *db = desc(*bl, b_bits);
-    if (o_.host) {
+    {
       llvm::Type *p = b_.getPtrTy(), *i32 = b_.getInt32Ty();
       auto base = [&](const Buffer& buf) { return HostSharedOffset(buffers_.at(&buf)); };
       // A in registers: the thread's fragment (the executor gathers the
@@ -1396,40 +1409,102 @@ class Emitter {
                      b_.getInt32(static_cast<uint32_t>(ar ? -1 : BufferId(*a->buffer))), ar ? b_.getInt64(0) : base(*a->buffer),
                      b_.getInt32(static_cast<uint32_t>(BufferId(*bl->buffer))), base(*bl->buffer),
                      b_.getInt32(static_cast<uint32_t>(Site()))});
-      return b_.getInt32(0);
     }
+    return b_.getInt32(0);
+  }
+
+  // The wgmma calls at stmts[i...] that one inline asm issues: consecutive
+  // calls on the same accumulator registers (the k16 steps of one
+  // `wgmma(...)`, unrolled) with A in the same place. One statement with
+  // the accumulators once instead of one per instruction: LLVM parses,
+  // selects and coalesces each of its ~2 x 32-128 operands per statement.
+  // No instruction may come between them anyway (their order and
+  // registers are the same), so the PTX is the same.
+  static std::vector<const Call*> WgmmaChain(const std::vector<ir::Stmt>& stmts, size_t i) {
+    auto wgmma = [&](size_t k) -> const Call* {
+      auto* e = stmts[k]->as<Evaluate>();
+      auto* c = e ? e->value->as<Call>() : nullptr;
+      return c && c->intrinsic == Intrinsic::Wgmma ? c : nullptr;
+    };
+    std::vector<const Call*> chain;
+    const Call* first = wgmma(i);
+    if (!first || !AsConstInt(first->args[0])) return chain;
+    for (size_t k = i; k < stmts.size(); ++k) {
+      const Call* c = wgmma(k);
+      if (!c || c->buffers[0] != first->buffers[0] || c->buffers.size() != first->buffers.size() ||
+          (c->buffers.size() == 2 && c->buffers[1] != first->buffers[1]) || AsConstInt(c->args[0]) != AsConstInt(first->args[0]) ||
+          *AsConstInt(c->args[4]) != *AsConstInt(first->args[4]))
+        break;
+      chain.push_back(c);
+    }
+    return chain;
+  }
+
+  // wgmma.mma_async, one instruction per call of `chain` (WgmmaChain), in
+  // one inline asm. The accumulator registers go in and out ("+f" as
+  // CUTLASS writes them); with accumulate false (scale-d) an instruction
+  // ignores their old values. Operands: D's registers, then per
+  // instruction A (a descriptor, or four registers of two halves each), B's
+  // descriptor and scale-d, each instruction with its own predicate.
+  void WgmmaDevice(const std::vector<const Call*>& chain) {
+    const Call& first = *chain.front();
+    const Buffer& d = *first.buffers[0];
+    int64_t n = *AsConstInt(first.args[4]);
     int64_t regs = n / 2;
-    const char* t = bf16 ? "bf16" : "f16";
-    // Operands: D's registers, then A (a descriptor, or four registers of
-    // two halves each), B's descriptor, scale-d.
-    int64_t a_operands = ar ? 4 : 1;
-    std::string text = fmt::format("{{\n.reg .pred p;\nsetp.ne.b32 p, ${}, 0;\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} {{",
-                                   2 * regs + a_operands + 1, n, t, t);
+    llvm::Value* od = FragmentOffset(d, first.args[0], regs, true);
     std::vector<llvm::Value*> slots;
+    std::string accumulators;
     for (int64_t i = 0; i < regs; ++i) {
-      text += fmt::format("{}${}", i ? ", " : "", i);
+      accumulators += fmt::format("{}${}", i ? ", " : "", i);
       slots.push_back(RegisterSlot(d, od, i));
     }
+    std::string text = fmt::format("{{\n.reg .pred p<{}>;\n", chain.size());
     std::vector<llvm::Value*> inputs;
-    std::string a_text, constraints;
-    if (ar) {
-      for (int64_t k = 0; k < 4; ++k) {
-        inputs.push_back(b_.CreateBitCast(HalfPair(*ar, oa, 2 * k), b_.getInt32Ty()));
-        a_text += fmt::format("{}${}", k ? ", " : "{", 2 * regs + k);
-        constraints += "r,";
+    std::string constraints;
+    for (size_t k = 0; k < chain.size(); ++k) {
+      const Call& c = *chain[k];
+      const Buffer* ar = c.buffers.size() == 2 ? c.buffers[1].get() : nullptr;  // A in registers
+      auto* a = c.args[1]->as<Load>();
+      auto* bl = c.args[2]->as<Load>();
+      uint64_t a_bits = static_cast<uint64_t>(*AsConstInt(c.args[5])), b_bits = static_cast<uint64_t>(*AsConstInt(c.args[6]));
+      int64_t trans_b = *AsConstInt(c.args[7]);
+      bool bf16 = (ar ? ar->elem : a->buffer->elem) == ScalarKind::BF16;
+      const char* t = bf16 ? "bf16" : "f16";
+      int64_t at = 2 * regs + static_cast<int64_t>(inputs.size());  // this instruction's first operand
+      std::string a_text;
+      if (ar) {
+        llvm::Value* oa = FragmentOffset(*ar, c.args[1], 8, false);
+        for (int64_t r = 0; r < 4; ++r) {
+          inputs.push_back(b_.CreateBitCast(HalfPair(*ar, oa, 2 * r), b_.getInt32Ty()));
+          a_text += fmt::format("{}${}", r ? ", " : "{", at + r);
+          constraints += "r,";
+        }
+        a_text += "}";
+      } else {
+        inputs.push_back(WgmmaDescriptor(*a, a_bits));
+        a_text = fmt::format("${}", at);
+        constraints += "l,";
       }
-      a_text += "}";
-    } else {
-      inputs.push_back(da);
-      a_text = fmt::format("${}", 2 * regs);
-      constraints += "l,";
+      int64_t b_at = 2 * regs + static_cast<int64_t>(inputs.size());
+      inputs.push_back(WgmmaDescriptor(*bl, b_bits));
+      inputs.push_back(b_.CreateZExt(Value(c.args[3]), b_.getInt32Ty()));
+      constraints += k + 1 < chain.size() ? "l,r," : "l,r";
+      // imm-trans-a exists only for A in shared memory.
+      text += fmt::format("setp.ne.b32 p{}, ${}, 0;\nwgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} {{{}}}, {}, ${}, p{}, 1, 1, {}{};\n",
+                          k, b_at + 1, n, t, t, accumulators, a_text, b_at, k, ar ? "" : "0, ", trans_b);
     }
-    inputs.push_back(db);
-    inputs.push_back(scale);
-    // imm-trans-a exists only for A in shared memory.
-    text += fmt::format("}}, {}, ${}, p, 1, 1, {}{};\n}}", a_text, 2 * regs + a_operands, ar ? "" : "0, ", trans_b);
-    AsmOnRegisters(text, slots, inputs, constraints + "l,r");
-    return b_.getInt32(0);
+    AsmOnRegisters(text + "}", slots, inputs, constraints);
+  }
+
+  // A wgmma matrix descriptor: the constant bits the lowering computed
+  // (LBO, SBO, swizzle mode) and the operand's shared address,
+  // (addr & 0x3FFFF) >> 4, in the low 14 bits.
+  llvm::Value* WgmmaDescriptor(const Load& l, uint64_t bits) {
+    TMC_CHECK(l.indices.size() == 1, "unflattened wgmma operand");
+    llvm::Type* i64 = b_.getInt64Ty();
+    llvm::Value* offset = b_.CreateZExt(b_.CreatePtrToInt(Address(*l.buffer, l.indices), b_.getInt32Ty()), i64);
+    llvm::Value* start = b_.CreateLShr(b_.CreateAnd(offset, b_.getInt64(0x3FFFF)), b_.getInt64(4));
+    return b_.CreateOr(start, b_.getInt64(bits));
   }
 
   // mbarrier.init / arrive / arrive.expect_tx / try_wait.parity on a shared
@@ -1598,15 +1673,15 @@ class Emitter {
     return b_.getInt32(0);
   }
 
-  // wgmma.fence, wgmma.commit_group, wgmma.wait_group N. The accumulators of
-  // the function's wgmma calls pass through the fence and the wait ("+f"),
-  // and so do its A operands in registers ("+r", b32 pairs),
-  // so that no write of them is scheduled between the fence and a wgmma,
-  // and no read before the wait (CUTLASS's warpgroup_fence_operand before
-  // warpgroup_arrive and after warpgroup_wait). On the host: the executor's
-  // warp rendezvous and, for the wait, the race check of the reads of the
-  // groups it completes.
-  llvm::Value* WgmmaSync(int op, int64_t pending, const std::string& text) {
+  // wgmma.fence, wgmma.commit_group, wgmma.wait_group N. The accumulators
+  // of the wgmma calls that the fence or wait concerns
+  // (ir/wgmma_sync_registers.h) pass through it ("+f"), and so do their A
+  // operands in registers ("+r", b32 pairs), so that no write of them is
+  // scheduled between the fence and a wgmma, and no read before the wait
+  // (CUTLASS's warpgroup_fence_operand before warpgroup_arrive and after
+  // warpgroup_wait). On the host: the executor's warp rendezvous and, for
+  // the wait, the race check of the reads of the groups it completes.
+  llvm::Value* WgmmaSync(const Call& c, int op, int64_t pending, const std::string& text) {
     if (o_.host) {
       llvm::Type* i32 = b_.getInt32Ty();
       b_.CreateCall(Runtime("tmc_cpu_wgmma_sync", b_.getVoidTy(), {b_.getPtrTy(), i32, i32, i32}),
@@ -1615,20 +1690,23 @@ class Emitter {
       return b_.getInt32(0);
     }
     if (op == TMC_CPU_WGMMA_COMMIT) return InlinePtx(text.c_str());
+    auto it = wgmma_sync_registers_.find(&c);
+    static const std::vector<const Buffer*> kNone;
+    const std::vector<const Buffer*>& registers = it == wgmma_sync_registers_.end() ? kNone : it->second;
     if (op == TMC_CPU_WGMMA_FENCE) {
-      PassWgmmaRegistersThrough("");
+      PassWgmmaRegistersThrough(registers, "");
       return InlinePtx(text.c_str());
     }
-    PassWgmmaRegistersThrough(text);
+    PassWgmmaRegistersThrough(registers, text);
     return b_.getInt32(0);
   }
 
-  // An inline asm `text` (may be empty) that takes every wgmma accumulator
-  // register of the function in and out ("+f").
-  void PassWgmmaRegistersThrough(const std::string& text) {
+  // An inline asm `text` (may be empty) that takes the wgmma registers
+  // `registers` in and out (accumulators "+f", A operands "+r").
+  void PassWgmmaRegistersThrough(const std::vector<const Buffer*>& registers, const std::string& text) {
     std::vector<llvm::Value*> slots;
     std::vector<std::pair<const Buffer*, uint64_t>> halves;  // A operands: f16/bf16 pairs, as the b32 wgmma reads
-    for (const Buffer* acc : wgmma_registers_) {
+    for (const Buffer* acc : registers) {
       auto it = buffers_.find(acc);
       if (it == buffers_.end()) continue;  // declared further on
       auto* alloca = llvm::dyn_cast<llvm::AllocaInst>(it->second);
@@ -1854,7 +1932,9 @@ class Emitter {
   };
   std::map<const Buffer*, ScalarizedArray> scalarized_;
   std::vector<llvm::AllocaInst*> dead_arrays_;  // re-declared register arrays, erased if unused
-  std::vector<const Buffer*> wgmma_registers_;  // of the function being defined
+  // The registers each wgmma_fence and wgmma_wait of the function being
+  // defined passes through (ir/wgmma_sync_registers.h).
+  std::unordered_map<const Call*, std::vector<const Buffer*>> wgmma_sync_registers_;
   std::vector<Loop> loops_;
 };
 

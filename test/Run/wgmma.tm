@@ -24,11 +24,22 @@
 // PTX: .shared .align 1024 .b8
 // PTX: fence.proxy.async.shared::cta;
 // PTX: wgmma.fence.sync.aligned;
-// PTX-COUNT-4: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// A call's k16 steps issued by one inline asm (its accumulators pass once),
+// each instruction with its own scale-d predicate:
+// PTX: .reg .pred p<4>;
+// PTX-NEXT: setp.ne.b32 p0, %r{{[0-9]+}}, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p0, 1, 1, 0, 1;
+// PTX-NEXT: setp.ne.b32 p1, %r{{[0-9]+}}, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p1, 1, 1, 0, 1;
+// PTX-NEXT: setp.ne.b32 p2, %r{{[0-9]+}}, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p2, 1, 1, 0, 1;
+// PTX-NEXT: setp.ne.b32 p3, %r{{[0-9]+}}, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p3, 1, 1, 0, 1;
+// PTX-NEXT: }
 // PTX: wgmma.commit_group.sync.aligned;
 // PTX: wgmma.wait_group.sync.aligned 0;
 // PTX: wgmma.mma_async.sync.aligned.m64n32k16.f32.f16.f16
-// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 0;
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p{{[0-9]+}}, 1, 1, 0, 0;
 // CUDA: __shared__ __align__(1024) unsigned char tmc_shared
 // CUDA: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16
 // CUDA: wgmma.wait_group.sync.aligned 0;

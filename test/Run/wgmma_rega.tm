@@ -13,11 +13,24 @@
 // RUN: %tmc run %s --arch=sm_90a --kernel chain --shape M=128,N=40,J=50,K=60 --seed 2 --rtol=1e-2 --atol=1e-2 | FileCheck %s --check-prefix=NUMERIC
 // RUN: %tmc %s --arch=sm_90a --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: %tmc %s --arch=sm_90a --emit=ptx | %ptxas-verify --no-spills --wgmma-clean sm_90a
+// Each fence and wait holds its own group's registers in place
+// (ir/wgmma_sync_registers.h): s (32 f32) through the first pair, p (16
+// b32 pairs) and acc (32 f32) through the second; and each wgmma call's
+// four k16 steps are one inline asm.
+// RUN: %tmc %s --arch=sm_90a --emit=llvm --kernel chain | FileCheck %s --check-prefix=SYNC
+// SYNC: asm sideeffect "", "{{(=f,){32}([0-9]+,){32}~}}{memory}"
+// SYNC: asm sideeffect "wgmma.fence.sync.aligned;"
+// SYNC: asm sideeffect "{\0A.reg .pred p<4>;
+// SYNC: asm sideeffect "wgmma.wait_group.sync.aligned 0;", "{{(=f,){32}([0-9]+,){32}~}}{memory}"
+// SYNC: asm sideeffect "", "{{(=r,){16}(=f,){32}([0-9]+,){48}~}}{memory}"
+// SYNC: asm sideeffect "wgmma.fence.sync.aligned;"
+// SYNC: asm sideeffect "{\0A.reg .pred p<4>;
+// SYNC: asm sideeffect "wgmma.wait_group.sync.aligned 0;", "{{(=r,){16}(=f,){32}([0-9]+,){48}~}}{memory}"
 // RUN: rm -rf %t && mkdir %t && %tmc %s --arch=sm_90a --emit=cuda -o %t/k.cu && %nvcc -gencode arch=compute_90a,code=sm_90a %t/k.cu -o %t/k.o
 // RUN: FileCheck %s --check-prefix=CUDA < %t/k.cu
 // NUMERIC: unwritten:  0 of
 // NUMERIC: result:     PASS
-// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p{{[0-9]+}}, 1, 1, 1;
 // CUDA: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, {%32, %33, %34, %35}, %36, p, 1, 1, 1;
 
 import std.wgmma;  // wgmma_a, wgmma_c
