@@ -329,6 +329,7 @@ class Emitter {
             cur_loc_ = stmts[i]->loc;
             SetDebugLoc(stmts[i]->loc);
           }
+          EnsureOpenBlock();  // as Stmt: dead code after a jump gets a block of its own
           WgmmaDevice(chain);
           i += chain.size();
         }

@@ -10,9 +10,12 @@
 // `kernel ... { }`; the skipped bodies are listed by the start index of
 // their `{`. Tokens that are errors in themselves (bad characters, an
 // unterminated comment, the end of the file) are passed on from inside a
-// body, so that lexical errors are reported as without skipping. A body
-// that the file ends in before its `}` sets unbalanced(): the caller
-// parses the file again without skipping, for the usual syntax error.
+// body, so that those lexical errors are reported as without skipping;
+// what only the parser, the syntax tree's builder (bad literal suffixes,
+// values out of range) or the nesting screen would find in a body is not.
+// A body that the file ends in before its `}` sets unbalanced(): the
+// caller parses the file again without skipping, for the usual syntax
+// error.
 #pragma once
 
 #include <antlr4-runtime.h>
