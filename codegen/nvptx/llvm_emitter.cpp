@@ -1390,27 +1390,19 @@ class Emitter {
     llvm::Value* od = FragmentOffset(d, c.args[0], n / 2, true);
     llvm::Value* scale = b_.CreateZExt(Value(c.args[3]), b_.getInt32Ty());
     llvm::Type* i64 = b_.getInt64Ty();
-    auto desc = [&](const Load& l, uint64_t bits) {  // as WgmmaDescriptor's, of the host's shared offset
-      TMC_CHECK(l.indices.size() == 1, "unflattened wgmma operand");
-      llvm::Value* offset = HostSharedOffset(ElementPointer(*l.buffer, Value(l.indices[0])));
-      llvm::Value* start = b_.CreateLShr(b_.CreateAnd(offset, b_.getInt64(0x3FFFF)), b_.getInt64(4));
-      return b_.CreateOr(start, b_.getInt64(bits));
-    };
-    llvm::Value *da = ar ? nullptr : desc(*a, a_bits), *db = desc(*bl, b_bits);
-    {
-      llvm::Type *p = b_.getPtrTy(), *i32 = b_.getInt32Ty();
-      auto base = [&](const Buffer& buf) { return HostSharedOffset(buffers_.at(&buf)); };
-      // A in registers: the thread's fragment (the executor gathers the
-      // warp's), no descriptor.
-      b_.CreateCall(Runtime("tmc_cpu_wgmma", b_.getVoidTy(), {p, p, p, i64, i64, i32, i32, i32, i32, i32, i64, i32, i64, i32}),
-                    {thread_, RegisterSlot(d, od, 0),
-                     ar ? RegisterSlot(*ar, oa, 0) : static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b_.getPtrTy())),
-                     ar ? b_.getInt64(0) : da, db, b_.getInt32(static_cast<uint32_t>(n)),
-                     b_.getInt32(static_cast<uint32_t>(trans_b)), scale, b_.getInt32(bf16),
-                     b_.getInt32(static_cast<uint32_t>(ar ? -1 : BufferId(*a->buffer))), ar ? b_.getInt64(0) : base(*a->buffer),
-                     b_.getInt32(static_cast<uint32_t>(BufferId(*bl->buffer))), base(*bl->buffer),
-                     b_.getInt32(static_cast<uint32_t>(Site()))});
-    }
+    llvm::Value *da = ar ? nullptr : WgmmaDescriptor(*a, a_bits), *db = WgmmaDescriptor(*bl, b_bits);
+    llvm::Type *p = b_.getPtrTy(), *i32 = b_.getInt32Ty();
+    auto base = [&](const Buffer& buf) { return HostSharedOffset(buffers_.at(&buf)); };
+    // A in registers: the thread's fragment (the executor gathers the
+    // warp's), no descriptor.
+    b_.CreateCall(Runtime("tmc_cpu_wgmma", b_.getVoidTy(), {p, p, p, i64, i64, i32, i32, i32, i32, i32, i64, i32, i64, i32}),
+                  {thread_, RegisterSlot(d, od, 0),
+                   ar ? RegisterSlot(*ar, oa, 0) : static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b_.getPtrTy())),
+                   ar ? b_.getInt64(0) : da, db, b_.getInt32(static_cast<uint32_t>(n)),
+                   b_.getInt32(static_cast<uint32_t>(trans_b)), scale, b_.getInt32(bf16),
+                   b_.getInt32(static_cast<uint32_t>(ar ? -1 : BufferId(*a->buffer))), ar ? b_.getInt64(0) : base(*a->buffer),
+                   b_.getInt32(static_cast<uint32_t>(BufferId(*bl->buffer))), base(*bl->buffer),
+                   b_.getInt32(static_cast<uint32_t>(Site()))});
     return b_.getInt32(0);
   }
 
@@ -1499,11 +1491,13 @@ class Emitter {
 
   // A wgmma matrix descriptor: the constant bits the lowering computed
   // (LBO, SBO, swizzle mode) and the operand's shared address,
-  // (addr & 0x3FFFF) >> 4, in the low 14 bits.
+  // (addr & 0x3FFFF) >> 4, in the low 14 bits (on the host, its offset in
+  // the executor's shared memory, which the executor decodes alike).
   llvm::Value* WgmmaDescriptor(const Load& l, uint64_t bits) {
     TMC_CHECK(l.indices.size() == 1, "unflattened wgmma operand");
-    llvm::Type* i64 = b_.getInt64Ty();
-    llvm::Value* offset = b_.CreateZExt(b_.CreatePtrToInt(Address(*l.buffer, l.indices), b_.getInt32Ty()), i64);
+    llvm::Value* offset =
+        o_.host ? HostSharedOffset(ElementPointer(*l.buffer, Value(l.indices[0])))
+                : b_.CreateZExt(b_.CreatePtrToInt(Address(*l.buffer, l.indices), b_.getInt32Ty()), b_.getInt64Ty());
     llvm::Value* start = b_.CreateLShr(b_.CreateAnd(offset, b_.getInt64(0x3FFFF)), b_.getInt64(4));
     return b_.CreateOr(start, b_.getInt64(bits));
   }
