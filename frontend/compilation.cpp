@@ -65,6 +65,10 @@ sema::CheckedModule* Compilation::CompileLoaded(uint32_t file_id, const std::str
     StageTimer timer("parse");
     ParseOptions parse = options_.parse;
     parse.skip_kernel_bodies = imported && options_.skip_imported_kernel_bodies;
+    if (main && !options_.main_kernel_only.empty()) {
+      parse.skip_kernel_bodies = true;
+      parse.keep_kernel_body = options_.main_kernel_only;
+    }
     tree = ParseFile(file_id, diags_, parse);
   }
   if (!tree) return nullptr;

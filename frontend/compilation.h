@@ -31,6 +31,12 @@ struct CompileOptions {
   /// file's kernels only (kernel_body_skipper.h). Their signatures are
   /// checked, so -D and `implements` see them as usual.
   bool skip_imported_kernel_bodies = false;
+  /// The main file's kernels but this one parsed without their bodies (as
+  /// skip_imported_kernel_bodies does for imported modules): for a compile
+  /// of that kernel alone (--kernel, each --all-candidates candidate).
+  /// Errors in the other kernels' bodies are not reported then, but for
+  /// lexical ones (kernel_body_skipper.h); a plain check reports them.
+  std::string main_kernel_only;
 };
 
 class Compilation {

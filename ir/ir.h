@@ -420,6 +420,9 @@ struct Function {
 struct Module {
   std::string name;
   std::vector<std::unique_ptr<Function>> functions;
+  /// The bodies that passes replaced, with PipelineOptions::keep_replaced:
+  /// freed with the module rather than as each pass ends.
+  std::vector<Stmt> replaced;
 };
 
 /// A fresh variable of `fn`.

@@ -9,9 +9,17 @@
 #include <llvm/CodeGen/MachineModuleInfo.h>
 #include <llvm/CodeGen/Passes.h>
 #include <llvm/CodeGen/TargetPassConfig.h>
+#include <llvm/CodeGen/AsmPrinter.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/MC/MCAsmBackend.h>
+#include <llvm/MC/MCAsmInfo.h>
+#include <llvm/MC/MCCodeEmitter.h>
+#include <llvm/MC/MCInstPrinter.h>
+#include <llvm/MC/MCStreamer.h>
+#include <llvm/MC/TargetRegistry.h>
 #include <llvm/Pass.h>
 #include <llvm/Support/CommandLine.h>
+#include <llvm/Support/FormattedStream.h>
 #include <llvm/Target/TargetLoweringObjectFile.h>
 #include <llvm/Transforms/Scalar.h>
 #include <llvm/Transforms/Utils.h>
@@ -91,6 +99,44 @@ llvm::AnalysisID IdOf(llvm::Pass* pass) {
   return owned->getPassID();
 }
 
+// The asm streamer's output stream without its column tracking: a
+// formatted_raw_ostream looks up the display width of every character it
+// passes on (1.3% of compiling std.attention's kernel), for the column at
+// which a verbose asm comment would be padded; tmc's PTX has no such
+// comments (TargetOptions::MCOptions.AsmVerbose is off), so the column is
+// never asked for.
+class UntrackedStream : public llvm::formatted_raw_ostream {
+ public:
+  explicit UntrackedStream(llvm::raw_ostream& out) : llvm::formatted_raw_ostream(out), out_(out) {}
+  ~UntrackedStream() override { flush(); }  // before the base would scan what is left
+
+ private:
+  void write_impl(const char* p, size_t n) override { out_.write(p, n); }
+  llvm::raw_ostream& out_;
+};
+
+// LLVMTargetMachine::addAsmPrinter for assembly (LLVM 19's
+// createMCStreamer), with UntrackedStream for its formatted_raw_ostream.
+bool AddAsmPrinter(llvm::LLVMTargetMachine& target, llvm::legacy::PassManager& pm, llvm::raw_pwrite_stream& out,
+                   llvm::MCContext& context) {
+  if (target.Options.MCOptions.AsmVerbose || target.Options.MCOptions.ShowMCEncoding)
+    return !target.addAsmPrinter(pm, out, nullptr, llvm::CodeGenFileType::AssemblyFile, context);
+  const llvm::Target& t = target.getTarget();
+  const llvm::MCAsmInfo& mai = *target.getMCAsmInfo();
+  llvm::MCInstPrinter* printer = t.createMCInstPrinter(
+      target.getTargetTriple(), mai.getAssemblerDialect(), mai,
+      *target.getMCInstrInfo(), *target.getMCRegisterInfo());
+  if (!printer) return false;
+  std::unique_ptr<llvm::MCAsmBackend> backend(
+      t.createMCAsmBackend(*target.getMCSubtargetInfo(), *target.getMCRegisterInfo(), target.Options.MCOptions));
+  std::unique_ptr<llvm::MCStreamer> streamer(
+      t.createAsmStreamer(context, std::make_unique<UntrackedStream>(out), printer, nullptr, std::move(backend)));
+  llvm::FunctionPass* asm_printer = t.createAsmPrinter(target, std::move(streamer));
+  if (!asm_printer) return false;
+  pm.add(asm_printer);
+  return true;
+}
+
 }  // namespace
 
 bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm, llvm::raw_pwrite_stream& out,
@@ -121,8 +167,7 @@ bool AddPtxEmissionPasses(llvm::TargetMachine& tm, llvm::legacy::PassManager& pm
   config->addMachinePasses();
   config->setInitialized();
   if (llvm::TargetPassConfig::willCompleteCodeGenPipeline()) {
-    if (target.addAsmPrinter(pm, out, nullptr, llvm::CodeGenFileType::AssemblyFile, mmi->getMMI().getContext()))
-      return false;
+    if (!AddAsmPrinter(target, pm, out, mmi->getMMI().getContext())) return false;
   } else {
     // -stop-after/-stop-before in TMC_LLVM_OPTIONS: MIR instead of PTX.
     // Instruction selection names parameters through the object-file

@@ -27,8 +27,10 @@
 #include <llvm/Transforms/Vectorize/LoadStoreVectorizer.h>
 
 #include <cstdlib>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 namespace tmc::codegen {
 namespace {
@@ -112,6 +114,18 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, st
                                                    : llvm::CodeGenOptLevel::Default;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       kTriple, o.arch, features, topts, llvm::Reloc::PIC_, std::nullopt, level));
+}
+
+// The target machine for `o`, made once per thread and options: making one
+// builds NVPTX's lowering tables (10% of compiling a small kernel), and the
+// optimization and the PTX emission of each compile both need one. A
+// thread's (each --all-candidates worker has its own LLVM context) serves
+// its compiles one after the other.
+llvm::TargetMachine* TargetMachineFor(const NvptxOptions& o, std::string* error) {
+  thread_local std::map<std::tuple<std::string, int, bool, bool>, std::unique_ptr<llvm::TargetMachine>> made;
+  std::unique_ptr<llvm::TargetMachine>& tm = made[{o.arch, o.opt_level, o.dwarf, o.fp_contract}];
+  if (!tm) tm = MakeTargetMachine(o, error);
+  return tm.get();
 }
 
 }  // namespace
@@ -219,7 +233,7 @@ std::string DefaultLibdevicePath() {
 }
 
 bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error) {
-  std::unique_ptr<llvm::TargetMachine> tm = MakeTargetMachine(o, error);
+  llvm::TargetMachine* tm = TargetMachineFor(o, error);
   if (!tm) return false;
   m.setDataLayout(tm->createDataLayout());
   m.setTargetTriple(kTriple);
@@ -293,7 +307,7 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
     si.emplace(m.getContext(), /*DebugLogging=*/false);
     si->registerCallbacks(pic, &mam);
   }
-  llvm::PassBuilder pb(tm.get(), llvm::PipelineTuningOptions(), std::nullopt, si ? &pic : nullptr);
+  llvm::PassBuilder pb(tm, llvm::PipelineTuningOptions(), std::nullopt, si ? &pic : nullptr);
   // In LLVM's pipelines (-O1, default<O3>), as in tmc's: merge consecutive
   // accesses into vector ones before SimplifyCFG sinks the last access of a
   // full tile and of its guarded tail into a common block (which leaves the
@@ -326,7 +340,7 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
 }
 
 bool EmitPtx(llvm::Module& m, const NvptxOptions& o, std::string* ptx, std::string* error) {
-  std::unique_ptr<llvm::TargetMachine> tm = MakeTargetMachine(o, error);
+  llvm::TargetMachine* tm = TargetMachineFor(o, error);
   if (!tm) return false;
   {
     llvm::raw_string_ostream os(*ptx);

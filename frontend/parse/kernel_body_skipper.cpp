@@ -16,10 +16,16 @@ std::unique_ptr<antlr4::Token> KernelBodySkipper::nextToken() {
     return t;
   }
   std::unique_ptr<antlr4::Token> t = inner_->nextToken();
+  if (at_name_) {
+    at_name_ = false;
+    // The kept kernel's body passes as an op's does.
+    if (t->getType() == TmLexer::ID && !keep_.empty() && t->getText() == keep_) in_signature_ = false;
+  }
   switch (t->getType()) {
     case TmLexer::KERNEL:
       if (depth_ == 0) {
         in_signature_ = true;
+        at_name_ = true;
         brackets_ = 0;
       }
       break;

@@ -1,10 +1,13 @@
 // A token source that leaves out the bodies of a module's kernels: what an
 // imported module is parsed with when only the main file's kernels are
-// compiled (CompileOptions::skip_imported_kernel_bodies). The importer
-// needs an imported module's ops, functions, constants and graphs, and of
-// its kernels only their signatures (the -D parameters, `implements`);
-// their bodies were most of the parse and the check of a module such as
-// std.attention (~6% of compiling std.hopper_attention's kernel).
+// compiled (CompileOptions::skip_imported_kernel_bodies), and the main file
+// when only one of its kernels is (CompileOptions::main_kernel_only, which
+// keeps that one's body). The importer needs an imported module's ops,
+// functions, constants and graphs, and of its kernels only their
+// signatures (the -D parameters, `implements`); their bodies were most of
+// the parse and the check of a module such as std.attention (~6% of
+// compiling std.hopper_attention's kernel, and 3.5% of compiling one of
+// std.attention's own two kernels).
 //
 // Each top-level `kernel ... { BODY }` reaches the parser as
 // `kernel ... { }`; the skipped bodies are listed by the start index of
@@ -22,13 +25,15 @@
 
 #include <deque>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace tmc {
 
 class KernelBodySkipper : public antlr4::TokenSource {
  public:
-  explicit KernelBodySkipper(antlr4::TokenSource* inner) : inner_(inner) {}
+  /// `keep`: the name of a kernel whose body passes (none if empty).
+  KernelBodySkipper(antlr4::TokenSource* inner, std::string keep) : inner_(inner), keep_(std::move(keep)) {}
 
   std::unique_ptr<antlr4::Token> nextToken() override;
   size_t getLine() const override { return inner_->getLine(); }
@@ -46,11 +51,13 @@ class KernelBodySkipper : public antlr4::TokenSource {
   void SkipBody();  // after a body's `{`: queues what passes, up to its `}`
 
   antlr4::TokenSource* inner_;
+  std::string keep_;
   std::deque<std::unique_ptr<antlr4::Token>> queued_;
   std::vector<size_t> skipped_;
   bool unbalanced_ = false;
   unsigned depth_ = 0;        // braces open at the top level (op and graph bodies)
   bool in_signature_ = false;  // after a top-level `kernel`, before its body
+  bool at_name_ = false;       // right after that `kernel`
   unsigned brackets_ = 0;     // ( and [ open in that signature
 };
 

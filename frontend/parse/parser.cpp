@@ -64,7 +64,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
 
   antlr4::ANTLRInputStream input(text.data(), text.size());
   TmTokenSource lexer(&input);
-  KernelBodySkipper skipper(&lexer);
+  KernelBodySkipper skipper(&lexer, options.keep_kernel_body);
   antlr4::CommonTokenStream tokens(options.skip_kernel_bodies ? static_cast<antlr4::TokenSource*>(&skipper) : &lexer);
   tokens.fill();
   if (skipper.unbalanced()) {  // a kernel's body runs to the end: the usual syntax error

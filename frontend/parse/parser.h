@@ -21,6 +21,9 @@ struct ParseOptions {
   /// KernelDecl::body_skipped): for imported modules whose kernels are not
   /// compiled (kernel_body_skipper.h).
   bool skip_kernel_bodies = false;
+  /// With skip_kernel_bodies: the kernel of this name keeps its body (the
+  /// one kernel a compile is for).
+  std::string keep_kernel_body;
 };
 
 /// Lexes and parses file `file_id` of the diagnostics' source manager.

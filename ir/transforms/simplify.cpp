@@ -9,6 +9,8 @@
 #include <cmath>
 #include <functional>
 #include <map>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "ir/linear_form.h"
 #include "ir/mutator.h"
@@ -352,13 +354,22 @@ class Simplifier : public Mutator {
 
 // Dead code: immutable lets that nothing reads (unrolling leaves many, e.g.
 // a task coordinate that only indexed a register tensor), when their value
-// has no effects.
+// has no effects. Removing a let can make the lets its value read dead in
+// turn: the uses are counted once, and each let found dead takes its
+// value's reads off the count.
 class CountUses : public Visitor {
  public:
-  std::map<const Var*, int> uses;
+  std::unordered_map<const Var*, int> uses;
+  // Each place an immutable let with a value is declared (a statement
+  // shared by two places of the tree counts twice, as its reads do).
+  std::unordered_map<const Var*, std::vector<const LetStmt*>> lets;
 
  protected:
   void Visit(const VarRef* e) override { ++uses[e->var.get()]; }
+  void Visit(const LetStmt* s) override {
+    if (!s->var->is_mutable && s->value) lets[s->var.get()].push_back(s);
+    Visitor::Visit(s);
+  }
 };
 
 bool HasEffects(const Expr& e) {
@@ -373,19 +384,43 @@ bool HasEffects(const Expr& e) {
   return f.found;
 }
 
+// The lets of `c` that nothing reads once the dead ones are gone.
+std::unordered_set<const LetStmt*> DeadLets(CountUses& c) {
+  std::unordered_set<const LetStmt*> dead;
+  std::vector<const Var*> work;
+  for (const auto& [var, decls] : c.lets)
+    if (!c.uses.count(var)) work.push_back(var);
+  struct Uncount : Visitor {
+    CountUses* c;
+    std::vector<const Var*>* work;
+    void Visit(const VarRef* e) override {
+      const Var* v = e->var.get();
+      if (--c->uses[v] == 0 && c->lets.count(v)) work->push_back(v);
+    }
+  } uncount;
+  uncount.c = &c;
+  uncount.work = &work;
+  while (!work.empty()) {
+    const Var* var = work.back();
+    work.pop_back();
+    for (const LetStmt* let : c.lets[var]) {
+      if (HasEffects(let->value)) continue;
+      dead.insert(let);
+      uncount.Walk(let->value);
+    }
+  }
+  return dead;
+}
+
 class RemoveDeadLets : public Mutator {
  public:
-  explicit RemoveDeadLets(const std::map<const Var*, int>& uses) : uses_(uses) {}
+  explicit RemoveDeadLets(const std::unordered_set<const LetStmt*>& dead) : dead_(dead) {}
 
  protected:
-  Stmt Visit(const LetStmt* s, const Stmt& self) override {
-    if (!s->var->is_mutable && !uses_.count(s->var.get()) && s->value && !HasEffects(s->value))
-      return Seq::Make({});
-    return self;
-  }
+  Stmt Visit(const LetStmt* s, const Stmt& self) override { return dead_.count(s) ? Seq::Make({}) : self; }
 
  private:
-  const std::map<const Var*, int>& uses_;
+  const std::unordered_set<const LetStmt*>& dead_;
 };
 
 }  // namespace
@@ -396,15 +431,11 @@ void Simplify(Function& fn, PassContext&) {
   Simplifier s(&fn);
   s.SeedParams();
   fn.body = s.Mutate(fn.body);
-  // Removing a let can make the lets it used dead: repeat until stable.
-  for (int round = 0; round < 8; ++round) {
-    CountUses c;
-    c.Walk(fn.body);
-    for (const Expr& g : fn.grid) c.Walk(g);
-    Stmt next = RemoveDeadLets(c.uses).Mutate(fn.body);
-    if (next == fn.body) break;
-    fn.body = next;
-  }
+  CountUses c;
+  c.Walk(fn.body);
+  for (const Expr& g : fn.grid) c.Walk(g);
+  std::unordered_set<const LetStmt*> dead = DeadLets(c);
+  if (!dead.empty()) fn.body = RemoveDeadLets(dead).Mutate(fn.body);
 }
 
 }  // namespace tmc::ir

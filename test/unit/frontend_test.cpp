@@ -57,7 +57,7 @@ TEST(Frontend, StdlibImports) {
 // .tm file of the examples and the standard library.
 TEST(Frontend, SkippedKernelBodiesLeaveTheRestAsParsed) {
   namespace fs = std::filesystem;
-  size_t kernels = 0;
+  size_t kernels = 0, kept_kernels = 0;
   for (const char* folder : {"examples", "stdlib"}) {
     for (const fs::directory_entry& e : fs::directory_iterator(fs::path(TMC_SOURCE_DIR) / folder)) {
       if (!e.is_regular_file() || e.path().extension() != ".tm") continue;
@@ -86,9 +86,33 @@ TEST(Frontend, SkippedKernelBodiesLeaveTheRestAsParsed) {
         ++kernels;
       }
       EXPECT_EQ(ast::PrintModule(*whole, sm), ast::PrintModule(*outline, sm)) << e.path();
+
+      // Keeping one kernel's body (CompileOptions::main_kernel_only): that
+      // kernel as parsed whole, the others without their bodies.
+      std::unique_ptr<ast::Module> again = ParseFile(id, diags);
+      ASSERT_TRUE(again);
+      for (ast::Decl* d : again->decls) {
+        auto* keep = ast::dyn_cast<ast::KernelDecl>(d);
+        if (!keep) continue;
+        ParseOptions one = skip;
+        one.keep_kernel_body = keep->name.name;
+        std::unique_ptr<ast::Module> kept = ParseFile(id, diags, one);
+        ASSERT_TRUE(kept) << e.path() << ": " << collect.First();
+        std::unique_ptr<ast::Module> expected = ParseFile(id, diags);
+        for (size_t i = 0; i < expected->decls.size(); ++i) {
+          auto* k = ast::dyn_cast<ast::KernelDecl>(expected->decls[i]);
+          auto* o = ast::dyn_cast<ast::KernelDecl>(kept->decls[i]);
+          if (!k) continue;
+          EXPECT_EQ(o->body_skipped, k->name.name != keep->name.name) << e.path() << ": " << k->name.name;
+          if (k->name.name != keep->name.name) k->body->stmts.clear();
+        }
+        EXPECT_EQ(ast::PrintModule(*expected, sm), ast::PrintModule(*kept, sm)) << e.path() << ": " << keep->name.name;
+        ++kept_kernels;
+      }
     }
   }
   EXPECT_GT(kernels, 30u);
+  EXPECT_EQ(kept_kernels, kernels);
 }
 
 }  // namespace

@@ -50,6 +50,8 @@ class Interp {
       for (const Stmt& st : q->stmts) Run(st);
     } else if (auto* l = s->as<LetStmt>()) {
       env[l->var.get()] = Eval(l->value);
+    } else if (auto* a = s->as<Assign>()) {
+      env[a->var.get()] = Eval(a->value);
     } else if (auto* f = s->as<For>()) {
       for (int64_t i = Eval(f->begin); i < Eval(f->end); i += Eval(f->step)) {
         env[f->var.get()] = i;
@@ -120,6 +122,60 @@ TEST(LowerTaskMappings, RandomMappingsEnumerateTheirTasks) {
       }
     }
   }
+}
+
+// Nested unrolled loops become one straight line whose stores are the
+// loops' (lets renamed per copy, a mutable one's assignments with it); a
+// loop bounded by an enclosing counter stays a loop, one per copy; and
+// statements shared by a copied body and the code after the loops are
+// left as they are there (bindings made in a copy end with it).
+TEST(Unroll, CopiesDoWhatTheLoopsDid) {
+  Function fn;
+  VarPtr x = NewVar(fn, "x", ScalarKind::I32);
+  fn.params.push_back(Param{nullptr, x, false});
+  auto out = std::make_shared<Buffer>();
+  out->name = "out";
+  out->elem = ScalarKind::I32;
+  out->shape = {I(1000)};
+  fn.params.push_back(Param{out, nullptr, false});
+  auto ref = [](const VarPtr& v) { return Expr(VarRef::Make(v)); };
+  auto add = [](Expr a, Expr b) { return Expr(Binary::Make(BinaryOp::Add, std::move(a), std::move(b))); };
+  auto mul = [](Expr a, Expr b) { return Expr(Binary::Make(BinaryOp::Mul, std::move(a), std::move(b))); };
+  VarPtr t = NewVar(fn, "t", ScalarKind::I32);
+  Stmt let_t = LetStmt::Make(t, add(ref(x), I(1)));
+  Stmt store_t = Store::Make(out, {ref(t)}, I(0));
+  VarPtr i = NewVar(fn, "i", ScalarKind::I32), j = NewVar(fn, "j", ScalarKind::I32);
+  VarPtr k = NewVar(fn, "k", ScalarKind::I32), a = NewVar(fn, "a", ScalarKind::I32);
+  VarPtr b = NewVar(fn, "b", ScalarKind::I32), m = NewVar(fn, "m", ScalarKind::I32, /*is_mutable=*/true);
+  Stmt inner = For::Make(j, I(0), I(2), I(1), true,
+                         Seq::Make({LetStmt::Make(b, add(ref(a), ref(j))), Store::Make(out, {ref(b)}, I(0)),
+                                    LetStmt::Make(m, mul(ref(j), I(100))), Assign::Make(m, add(ref(m), ref(b))),
+                                    Store::Make(out, {ref(m)}, I(0)), let_t, store_t}));
+  Stmt triangle = For::Make(k, I(0), ref(i), I(1), true, Store::Make(out, {add(I(500), ref(k))}, I(0)));
+  Stmt outer = For::Make(i, I(0), I(3), I(1), true,
+                         Seq::Make({LetStmt::Make(a, mul(ref(i), I(10))), inner, triangle}));
+  fn.body = Seq::Make({outer, let_t, store_t});
+  Interp before;
+  before.env[x.get()] = 5;
+  before.Run(fn.body);
+
+  PassContext ctx;
+  Unroll(fn, ctx);
+  Interp after;
+  after.env[x.get()] = 5;
+  after.Run(fn.body);
+  EXPECT_EQ(after.stores, before.stores) << Print(fn);
+  const auto& top = fn.body->as<Seq>()->stmts;  // Seq::Make flattens the copies into it
+  ASSERT_GE(top.size(), 3u);
+  EXPECT_EQ(top[top.size() - 2], let_t);
+  EXPECT_EQ(top.back(), store_t);
+  std::string text = Print(fn.body);
+  EXPECT_EQ(text.find("for i"), std::string::npos) << text;
+  EXPECT_EQ(text.find("for j"), std::string::npos) << text;
+  size_t loops = 0;
+  for (size_t at = text.find("for k in [0, "); at != std::string::npos; at = text.find("for k in [0, ", at + 1)) ++loops;
+  EXPECT_EQ(loops, 3u) << text;
+  EXPECT_NE(text.find("for k in [0, 2) unroll"), std::string::npos) << text;
 }
 
 TEST(LowerTaskMappings, SpatialTimesRepeatIsDivModAndLoops) {

@@ -150,7 +150,9 @@ std::vector<CandidateResult> CompileCandidates(const Options& o,
     copts.check.defines.clear();
     copts.check.defines_kernel.clear();
     for (auto& [p, v] : params) copts.check.kernel_defines[name][p] = v;
-    copts.skip_imported_kernel_bodies = true;  // only the file's own kernel is compiled (the first compile checked the rest)
+    // Only this kernel is compiled (the first compile checked the rest).
+    copts.skip_imported_kernel_bodies = true;
+    copts.main_kernel_only = name;
     c->comp = std::make_unique<Compilation>(*c->sm, *c->diags, copts);
     c->module = c->comp->CompileFile(path);
     if (!c->capture->where().empty()) {

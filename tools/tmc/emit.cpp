@@ -49,6 +49,7 @@ std::unique_ptr<ir::Module> LowerModule(const sema::CheckedModule& m, const Opti
   ir::PassContext ctx{&diags, o.sm, o.arch};
   ctx.global_index_bits = o.index_bits;
   ir::PipelineOptions popts{o.print_after, o.print_after_all, o.stop_after, o.verify_each};
+  popts.keep_replaced = TeardownSkipped();
   // --print-after* goes to standard error, whatever --emit writes, as in
   // LLVM's tools; the pipeline's errors and warnings are the same for every
   // --emit, so a plain check (--emit=check) reports them too.

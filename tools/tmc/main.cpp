@@ -203,6 +203,9 @@ int RealMain(int argc, char** argv) {
     copts.skip_imported_kernel_bodies =
         plain_compile && o.graph.empty() &&
         (o.emit == "ir" || o.emit == "llvm" || o.emit == "ptx" || o.emit == "cubin" || o.emit == "cuda" || o.emit == "meta");
+    // With --kernel K, of the file's own kernels only K's body (a tuning
+    // sweep compiles one kernel of a file many times).
+    if (copts.skip_imported_kernel_bodies && !o.kernel.empty()) copts.main_kernel_only = o.kernel;
     // One compile, then the exit (RunDriver): its syntax trees and IR are
     // left to the exit (teardown.h). Not for --split-input-file, whose
     // chunks would all stay in memory.
