@@ -14,8 +14,9 @@
    K --emit=ptx` against nvcc on `tmc FILE --kernel K --emit=cuda` (a
    module's kernels one at a time, as a user compiling one of them would).
 3. Start-up: `tmc --version`, wall time.
-4. Whole candidate spaces (--spaces: the SIMT matmul example's and all of
-   std.matmul's, tensor-core and SIMT kernels): `tmc FILE
+4. Whole candidate spaces (--spaces FILE...; by default, or with --spaces
+   alone, the SIMT matmul example's and all of std.matmul's, tensor-core
+   and SIMT kernels; --no-spaces: none): `tmc FILE
    --all-candidates` (one process, all cores) against one `nvcc -ptx` per
    candidate, as many at a time as there are cores; candidates per second
    of wall time.
@@ -35,6 +36,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NVCC = os.environ.get("NVCC", "/usr/local/cuda/bin/nvcc")
+DEFAULT_SPACES = ["examples/matmul_simt.tm", "stdlib/matmul.tm"]
 
 
 def timed(cmd):
@@ -138,9 +140,14 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--only", nargs="*", default=[], help="only these files (relative to the root), e.g. examples/matmul_simt.tm")
     ap.add_argument("--per-kernel", action="store_true", help="also each kernel of each file alone (--kernel K)")
-    ap.add_argument("--spaces", nargs="*", default=["examples/matmul_simt.tm", "stdlib/matmul.tm"],
-                    help="files whose whole candidate space is compiled (--all-candidates)")
+    ap.add_argument("--spaces", nargs="*", default=None,
+                    help="files whose whole candidate space is compiled (--all-candidates); "
+                         "given alone or not at all: " + " ".join(DEFAULT_SPACES))
+    ap.add_argument("--no-spaces", action="store_true", help="leave the candidate spaces out")
     args = ap.parse_args()
+    # `--spaces` followed by another option (or by nothing) means the
+    # default files, not none of them.
+    args.spaces = [] if args.no_spaces else (args.spaces or DEFAULT_SPACES)
     with tempfile.TemporaryDirectory() as tmp:
         print(f"compile speed, {args.arch}, {os.cpu_count()} cores, median (and fastest) of "
               f"{args.repeat * args.tmc_runs} runs of tmc and {args.repeat} of nvcc\n")

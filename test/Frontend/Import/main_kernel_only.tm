@@ -34,7 +34,7 @@ kernel broken(X: f32[N]) block(32) {
   }
 }
 
-kernel good(X: f32[N], Y: f32[N]) grid(cdiv(N, 64)) block(64) {
+kernel /* a comment before the name */ good(X: f32[N], Y: f32[N]) grid(cdiv(N, 64)) block(64) {
   for t in spatial(64) on threadIdx.x {
     let i = blockIdx.x * 64 + t;
     if (i < N) { Y[i] = X[i] * 2.0; }
