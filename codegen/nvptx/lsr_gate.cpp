@@ -101,7 +101,7 @@ llvm::AnalysisID IdOf(llvm::Pass* pass) {
 
 // The asm streamer's output stream without its column tracking: a
 // formatted_raw_ostream looks up the display width of every character it
-// passes on (1.3% of compiling std.attention's kernel), for the column at
+// passes on (1.6% of compiling one of std.attention's kernels), for the column at
 // which a verbose asm comment would be padded; tmc's PTX has no such
 // comments (TargetOptions::MCOptions.AsmVerbose is off), so the column is
 // never asked for.

@@ -120,12 +120,21 @@ std::unique_ptr<llvm::TargetMachine> MakeTargetMachine(const NvptxOptions& o, st
 // builds NVPTX's lowering tables (10% of compiling a small kernel), and the
 // optimization and the PTX emission of each compile both need one. A
 // thread's (each --all-candidates worker has its own LLVM context) serves
-// its compiles one after the other.
+// its compiles one after the other. NVPTX's target machine keeps the call
+// prototypes it prints in a pool that only grows: a fresh one every few
+// hundred uses bounds that in a long sweep.
 llvm::TargetMachine* TargetMachineFor(const NvptxOptions& o, std::string* error) {
-  thread_local std::map<std::tuple<std::string, int, bool, bool>, std::unique_ptr<llvm::TargetMachine>> made;
-  std::unique_ptr<llvm::TargetMachine>& tm = made[{o.arch, o.opt_level, o.dwarf, o.fp_contract}];
-  if (!tm) tm = MakeTargetMachine(o, error);
-  return tm.get();
+  struct Made {
+    std::unique_ptr<llvm::TargetMachine> tm;
+    unsigned uses = 0;
+  };
+  thread_local std::map<std::tuple<std::string, int, bool, bool>, Made> made;
+  Made& m = made[{o.arch, o.opt_level, o.dwarf, o.fp_contract}];
+  if (!m.tm || ++m.uses > 512) {
+    m.tm = MakeTargetMachine(o, error);
+    m.uses = 0;
+  }
+  return m.tm.get();
 }
 
 }  // namespace

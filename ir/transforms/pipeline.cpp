@@ -93,9 +93,9 @@ bool RunPipeline(Module& m, PassContext& ctx, const PipelineOptions& options, st
   for (auto& fn : m.functions) {
     for (const Step& step : Pipeline()) {
       std::string before = options.print_after_all ? Print(*fn) : "";
-      Stmt body = fn->body;
+      Stmt body = options.keep_replaced ? fn->body : nullptr;
       step.run(*fn, ctx);
-      if (options.keep_replaced && fn->body != body) m.replaced.push_back(std::move(body));
+      if (body && fn->body != body) m.replaced.push_back(std::move(body));
       if (verify) {
         std::vector<std::string> problems = Verify(*fn, step.after);
         if (!problems.empty())

@@ -6,7 +6,9 @@
 namespace tmc::ir {
 
 /// Requires: nothing. Guarantees: every For marked unroll whose begin, end
-/// and step are constants is replaced by one copy of its body per
+/// and step are constants as written (not once an enclosing unrolled
+/// loop's counter is replaced: such a loop stays a loop in each copy, with
+/// constant bounds and its mark) is replaced by one copy of its body per
 /// iteration, with the counter replaced by its value and every variable
 /// declared inside the body renamed per copy (so that the copies can share
 /// a scope). Loops with non-constant bounds stay loops, and so do loops

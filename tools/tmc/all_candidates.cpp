@@ -86,7 +86,7 @@ std::string ParamValuesText(const ParamValues& params) {
 
 std::vector<CandidateResult> CompileCandidates(const Options& o,
                                                const std::vector<std::pair<std::string, ParamValues>>& todo,
-                                               bool ptxas_report,
+                                               bool ptxas_report, bool others_checked,
                                                const std::function<void(size_t, CandidateResult&)>& on_compiled) {
   const std::string& path = o.inputs.front();
   // The worker threads lower and compile checked candidates as the main
@@ -150,9 +150,10 @@ std::vector<CandidateResult> CompileCandidates(const Options& o,
     copts.check.defines.clear();
     copts.check.defines_kernel.clear();
     for (auto& [p, v] : params) copts.check.kernel_defines[name][p] = v;
-    // Only this kernel is compiled (the first compile checked the rest).
+    // Only this kernel is compiled: imported kernels and, where the caller
+    // checked them, the file's others are read for their signatures.
     copts.skip_imported_kernel_bodies = true;
-    copts.main_kernel_only = name;
+    if (others_checked) copts.main_kernel_only = name;
     c->comp = std::make_unique<Compilation>(*c->sm, *c->diags, copts);
     c->module = c->comp->CompileFile(path);
     if (!c->capture->where().empty()) {
@@ -196,6 +197,7 @@ int CompileAllCandidates(const Options& o) {
   std::vector<std::pair<std::string, ParamValues>> todo;
   std::vector<bool> is_default;
   std::string source_hash;  // the tuning database's key (docs/tuning.md)
+  bool checked = false;     // the whole file, without errors
   {
     SourceManager sm;
     Capture capture(sm);
@@ -210,6 +212,9 @@ int CompileAllCandidates(const Options& o) {
       return 1;
     }
     source_hash = SourceHash(sm);
+    // Errors beside a failed `where` may be another kernel's: then each
+    // candidate reads the other kernels whole, and fails on them.
+    checked = !d->HasErrors();
     bool any = false;
     for (const ast::Decl* decl : m->ast->decls)
       if (auto* k = ast::dyn_cast<ast::KernelDecl>(decl)) {
@@ -230,7 +235,7 @@ int CompileAllCandidates(const Options& o) {
     }
   }
   unsigned threads = o.jobs > 0 ? static_cast<unsigned>(o.jobs) : std::max(1u, std::thread::hardware_concurrency());
-  std::vector<CandidateResult> candidates = CompileCandidates(o, todo, /*ptxas_report=*/false);
+  std::vector<CandidateResult> candidates = CompileCandidates(o, todo, /*ptxas_report=*/false, checked);
 
   // Outputs, index and report.
   size_t ok = 0, excluded = 0, failed = 0;

@@ -33,10 +33,14 @@ struct CandidateResult {
 /// fails are Excluded; any other error makes one Failed, not the others.
 /// `on_compiled(i, result)`, when given, runs on the worker thread right
 /// after candidate i's back end (Ok or Failed there), so that a caller can
-/// go on with it (tmc tune checks it) while others compile.
+/// go on with it (tmc tune checks it) while others compile. With
+/// `others_checked` (the caller checked the whole file without errors),
+/// each candidate parses the file's other kernels without their bodies
+/// (CompileOptions::main_kernel_only); otherwise it reads them whole, so
+/// that an error in one fails the candidate.
 std::vector<CandidateResult> CompileCandidates(
     const Options& o, const std::vector<std::pair<std::string, ParamValues>>& todo, bool ptxas_report,
-    const std::function<void(size_t, CandidateResult&)>& on_compiled = nullptr);
+    bool others_checked, const std::function<void(size_t, CandidateResult&)>& on_compiled = nullptr);
 
 /// For each kernel with compile-time parameters (or `--kernel`), every
 /// combination of their `in [...]` values (a `-D` value fixes one) is

@@ -264,7 +264,7 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
 
   std::vector<Trial> trials(todo.size());
   Progress progress("build", todo.size());
-  std::vector<CandidateResult> results = CompileCandidates(co, todo, /*ptxas_report=*/true, [&](size_t i, CandidateResult& r) {
+  std::vector<CandidateResult> results = CompileCandidates(co, todo, /*ptxas_report=*/true, /*others_checked=*/true, [&](size_t i, CandidateResult& r) {
     Trial& t = trials[i];
     t.compiled = std::move(r);
     t.params = searched_text(t.compiled.params);
