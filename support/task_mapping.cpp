@@ -104,33 +104,58 @@ void TaskMapping::FlatTasksOf(int64_t w, std::vector<int64_t>* out) const {
   size_t rank = shape_.size(), n = atoms_.size();
   if (w < 0 || w >= workers_ || n == 0 || rank == 0) return;
   // Each atom's tasks for its part of w, already scaled by the shapes of
-  // the atoms to its right (flattened); then every combination, the last
-  // atom fastest, as ForEachTaskFrom's recursion visits them.
-  std::vector<std::vector<int64_t>> parts(n);
-  Task scale(rank, 1);
+  // the atoms to its right (flattened, rank values a task, atom i's at
+  // [begin[i], begin[i + 1]) of one buffer); then every combination, the
+  // last atom fastest, as ForEachTaskFrom's recursion visits them. The
+  // fragment checks ask this of every lane of tiles of hundreds of tasks:
+  // one buffer, not a vector per task.
+  thread_local std::vector<int64_t> parts, scale;
+  thread_local std::vector<size_t> begin, end, at;
+  parts.clear();
+  scale.assign(rank, 1);
+  begin.assign(n, 0);
+  end.assign(n, 0);
   int64_t rest = 1;  // workers of the atoms to the right
   for (size_t i = n; i-- > 0;) {
     const MappingAtom& a = atoms_[i];
-    for (const Task& t : AtomTasks(a, (w / rest) % a.Workers()))
-      for (size_t d = 0; d < rank; ++d) parts[i].push_back(d < t.size() ? t[d] * scale[d] : 0);
+    size_t dims = a.dims.size();
+    auto emit = [&](int64_t index, bool col_major) {  // Unravel, scaled, into parts
+      size_t base = parts.size();
+      parts.resize(base + rank, 0);
+      for (size_t k = 0; k < dims; ++k) {
+        size_t d = col_major ? k : dims - 1 - k;
+        int64_t v = index % a.dims[d];
+        index /= a.dims[d];
+        if (d < rank) parts[base + d] = v * scale[d];
+      }
+    };
+    begin[i] = parts.size();
+    switch (a.kind) {
+      case MappingAtom::Kind::Spatial: emit((w / rest) % a.Workers(), false); break;
+      case MappingAtom::Kind::ColSpatial: emit((w / rest) % a.Workers(), true); break;
+      case MappingAtom::Kind::Repeat:
+      case MappingAtom::Kind::ColRepeat:
+        for (int64_t k = 0, tasks = a.Tasks(); k < tasks; ++k) emit(k, a.kind == MappingAtom::Kind::ColRepeat);
+        break;
+    }
+    end[i] = parts.size();
+    if (begin[i] == end[i]) return;  // an atom without tasks
     rest *= a.Workers();
-    for (size_t d = 0; d < rank && d < a.dims.size(); ++d) scale[d] *= a.dims[d];
+    for (size_t d = 0; d < rank && d < dims; ++d) scale[d] *= a.dims[d];
   }
-  for (const std::vector<int64_t>& p : parts)
-    if (p.empty()) return;  // an atom without tasks
-  std::vector<size_t> at(n, 0);  // offsets into parts
+  at.assign(begin.begin(), begin.end());
   for (;;) {
     for (size_t d = 0; d < rank; ++d) {
       int64_t v = 0;
-      for (size_t i = 0; i < n; ++i) v += parts[i][at[i] + d];
+      for (size_t i = 0; i < n; ++i) v += parts[at[i] + d];
       out->push_back(v);
     }
     size_t i = n;
     while (i > 0) {
       --i;
       at[i] += rank;
-      if (at[i] < parts[i].size()) break;
-      at[i] = 0;
+      if (at[i] < end[i]) break;
+      at[i] = begin[i];
       if (i == 0) return;
     }
   }
