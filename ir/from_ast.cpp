@@ -64,7 +64,7 @@ class Lowering {
 
   void LowerKernel(const sema::CheckedModule& m, const ast::KernelDecl* k) {
     TMC_CHECK(!k->body_skipped, "kernel '" + k->name.name + "' of module '" + m.name +
-                                    "' was parsed without its body (CompileOptions::skip_imported_kernel_bodies)");
+                                    "' was parsed without its body (CompileOptions::skip_imported_kernel_bodies or main_kernel_only)");
     module_ = &m;
     auto fn = std::make_unique<Function>();
     fn_ = fn.get();

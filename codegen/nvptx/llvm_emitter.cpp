@@ -308,14 +308,20 @@ class Emitter {
       b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "dead", f_));
   }
 
-  // ---------------------------------------------------------------- stmts
-  void Stmt(const ir::Stmt& s) {
-    if (!s) return;
+  // Where the code of statement `s` starts: at its source location, in an
+  // open block.
+  void BeginStmt(const ir::Stmt& s) {
     if (s->loc.IsValid()) {
       cur_loc_ = s->loc;
       SetDebugLoc(s->loc);
     }
     EnsureOpenBlock();
+  }
+
+  // ---------------------------------------------------------------- stmts
+  void Stmt(const ir::Stmt& s) {
+    if (!s) return;
+    BeginStmt(s);
     switch (s->kind) {
       case StmtKind::Seq: {
         const std::vector<ir::Stmt>& stmts = s->as<Seq>()->stmts;
@@ -325,11 +331,7 @@ class Emitter {
             Stmt(stmts[i++]);
             continue;
           }
-          if (stmts[i]->loc.IsValid()) {
-            cur_loc_ = stmts[i]->loc;
-            SetDebugLoc(stmts[i]->loc);
-          }
-          EnsureOpenBlock();  // as Stmt: dead code after a jump gets a block of its own
+          BeginStmt(stmts[i]);  // as Stmt: dead code after a jump gets a block of its own
           WgmmaDevice(chain);
           i += chain.size();
         }

@@ -371,8 +371,9 @@ struct KernelDecl : Decl {
   std::vector<LaunchClause> launch;
   BlockStmt* body = nullptr;
   /// The body was left out by the parser (an imported module's kernel when
-  /// only the main file's kernels are compiled): `body` is an empty block,
-  /// neither checked nor lowered.
+  /// only the main file's kernels are compiled, or another kernel of the
+  /// main file when only one is): `body` is an empty block, neither checked
+  /// nor lowered.
   bool body_skipped = false;
 };
 

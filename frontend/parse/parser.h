@@ -18,8 +18,8 @@ struct ParseOptions {
   /// "1 + 1 + ... + 1" (parsed by a loop, but as deep as they are long).
   unsigned max_expr_depth = 10000;
   /// Parse each kernel's signature and leave its body out (an empty block,
-  /// KernelDecl::body_skipped): for imported modules whose kernels are not
-  /// compiled (kernel_body_skipper.h).
+  /// KernelDecl::body_skipped): for modules whose kernels are not compiled
+  /// (kernel_body_skipper.h).
   bool skip_kernel_bodies = false;
   /// With skip_kernel_bodies: the kernel of this name keeps its body (the
   /// one kernel a compile is for).
