@@ -47,6 +47,9 @@ bool LsrGate::shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) {
     skip_next_cse_ = true;
     return false;
   }
+  // The EarlyCSE after NaryReassociate stays: it is also the clean-up of
+  // SeparateConstOffsetFromGEP (without it, longer k-loops).
+  if (pass == "Nary reassociation") return false;
   return !previous_.isEnabled() || previous_.shouldRunPass(pass, ir);
 }
 
