@@ -194,8 +194,10 @@ constexpr const char kTmcPipeline[] =
     // elimination (a quarter of the optimization time of std.matmul),
     // SCCP and CorrelatedValuePropagation (a fifth of the pass time on the
     // pipelined matmul; without them one prologue has four instructions
-    // more), and six of -O3's eight InstCombines.
-    "sroa,early-cse<memssa>,adce,loop-mssa(licm<allowspeculation>),"
+    // more), six of -O3's eight InstCombines, and ADCE (the same PTX for
+    // every kernel and tuning candidate without it: what it finds dead,
+    // InstCombine and instruction selection drop as well).
+    "sroa,early-cse<memssa>,loop-mssa(licm<allowspeculation>),"
     // Consecutive accesses into vector ones before SimplifyCFG sinks the
     // last access of a full tile and of its guarded tail into a common
     // block (which would leave the full tile one access short of a
