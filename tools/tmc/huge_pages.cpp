@@ -13,9 +13,13 @@
 #include <string>
 
 // jemalloc reads its options from this symbol: transparent huge pages for
-// its heap and metadata.
+// its heap and metadata, and no incremental garbage collection of the
+// thread caches (by default every 64 KB allocated, a cache bin's unused
+// objects go back to the arena, to be fetched again by the next
+// allocations: 0.4% of compiling a large kernel; what a thread caches
+// stays bounded by the caches' sizes).
 extern "C" {
-const char* malloc_conf = "thp:always,metadata_thp:always";
+const char* malloc_conf = "thp:always,metadata_thp:always,tcache_gc_incr_bytes:1073741824";
 }
 #endif
 
