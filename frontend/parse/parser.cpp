@@ -24,22 +24,71 @@ struct NestingTooDeep {
   antlr4::Token* at;
 };
 
-/// Counts rule nesting while the parser runs and aborts past the limit, so
-/// that inputs such as 100,000 unary minus signs cannot overflow the stack.
-class DepthGuard : public antlr4::tree::ParseTreeListener {
+/// TmParser counting its rule nesting and aborting past the limit, so that
+/// inputs such as 100,000 unary minus signs cannot overflow the stack.
+/// ANTLR reports each rule's entry and exit only while a parse listener is
+/// registered (RuleEvents below); these overrides take the reports in place
+/// of Parser's, which would also offer each one to the rule's context as a
+/// TmListener event (a dynamic_cast that fails). A rule's context joins its
+/// parent's children without Parser's dynamic_cast of the parent either:
+/// a parser's contexts are all ParserRuleContexts.
+class DepthLimitedParser : public TmParser {
  public:
-  DepthGuard(unsigned limit, antlr4::Parser& parser) : limit_(limit), parser_(parser) {}
-  void visitTerminal(antlr4::tree::TerminalNode*) override {}
-  void visitErrorNode(antlr4::tree::ErrorNode*) override {}
-  void enterEveryRule(antlr4::ParserRuleContext*) override {
-    if (++depth_ > limit_) throw NestingTooDeep{parser_.getCurrentToken()};
+  DepthLimitedParser(antlr4::TokenStream* tokens, unsigned limit) : TmParser(tokens), limit_(limit) {}
+  void reset() override {
+    TmParser::reset();
+    depth_ = 0;
   }
-  void exitEveryRule(antlr4::ParserRuleContext*) override { --depth_; }
+
+ protected:
+  void triggerEnterRuleEvent() override {
+    if (++depth_ > limit_) throw NestingTooDeep{getCurrentToken()};
+  }
+  void triggerExitRuleEvent() override { --depth_; }
+  void addContextToParseTree() override {
+    if (_ctx->parent) static_cast<antlr4::ParserRuleContext*>(_ctx->parent)->addChild(_ctx);
+  }
 
  private:
   unsigned depth_ = 0;
   unsigned limit_;
-  antlr4::Parser& parser_;
+};
+
+/// Registered only so that the parser reports rule entries and exits to
+/// DepthLimitedParser; it is never called itself.
+class RuleEvents : public antlr4::tree::ParseTreeListener {
+ public:
+  void visitTerminal(antlr4::tree::TerminalNode*) override {}
+  void visitErrorNode(antlr4::tree::ErrorNode*) override {}
+  void enterEveryRule(antlr4::ParserRuleContext*) override {}
+  void exitEveryRule(antlr4::ParserRuleContext*) override {}
+};
+
+/// CommonTokenStream numbering each token it fetches without asking the
+/// token's type: tmc's token sources (TmTokenSource, KernelBodySkipper)
+/// make CommonTokens, through their CommonTokenFactory. ANTLR's own fetch
+/// casts each token to WritableToken, a dynamic_cast across its class
+/// hierarchy per token.
+class TmTokenStream : public antlr4::CommonTokenStream {
+ public:
+  using antlr4::CommonTokenStream::CommonTokenStream;
+
+ protected:
+  size_t fetch(size_t n) override {
+    if (_fetchedEOF) return 0;
+    for (size_t i = 0; i < n;) {
+      std::unique_ptr<antlr4::Token> t = _tokenSource->nextToken();
+      static_cast<antlr4::CommonToken*>(t.get())->setTokenIndex(_tokens.size());
+      bool eof = t->getType() == antlr4::Token::EOF;
+      _tokens.push_back(std::move(t));
+      ++i;
+      if (eof) {
+        _fetchedEOF = true;
+        return i;
+      }
+    }
+    return n;
+  }
 };
 
 char32_t FirstCodePoint(std::string_view text) {
@@ -65,7 +114,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
   antlr4::ANTLRInputStream input(text.data(), text.size());
   TmTokenSource lexer(&input);
   KernelBodySkipper skipper(&lexer, options.keep_kernel_body);
-  antlr4::CommonTokenStream tokens(options.skip_kernel_bodies ? static_cast<antlr4::TokenSource*>(&skipper) : &lexer);
+  TmTokenStream tokens(options.skip_kernel_bodies ? static_cast<antlr4::TokenSource*>(&skipper) : &lexer);
   tokens.fill();
   if (skipper.unbalanced()) {  // a kernel's body runs to the end: the usual syntax error
     ParseOptions whole = options;
@@ -120,12 +169,12 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
   // the holes that the bad characters left.
   if (lexical_errors) return nullptr;
 
-  TmParser parser(&tokens);
+  DepthLimitedParser parser(&tokens, options.max_rule_depth);
   parser.removeErrorListeners();
   SyntaxErrorListener listener(diags, locate);
   parser.addErrorListener(&listener);
-  DepthGuard guard(options.max_rule_depth, parser);
-  parser.addParseListener(&guard);
+  RuleEvents events;
+  parser.addParseListener(&events);
 
   // Two-stage parsing, as ANTLR recommends: the fast SLL prediction mode
   // with no recovery first; only a file that fails it (a syntax error, or
@@ -148,7 +197,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
 
   tokens.seek(0);
   parser.reset();
-  parser.addParseListener(&guard);
+  parser.addParseListener(&events);
   parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
   parser.addErrorListener(&listener);
   parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
