@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
+#include <unordered_map>
 
 #include "ir/ir.h"
 
@@ -12,7 +12,7 @@ namespace tmc::ir {
 
 /// The values of immutable lets in scope, for those whose value means the
 /// same wherever the variable is visible (Substitutable).
-using LetValues = std::map<const Var*, Expr>;
+using LetValues = std::unordered_map<const Var*, Expr>;
 
 /// True if `e` reads no memory and no mutable variable and calls nothing
 /// but pure built-ins (thread indices, math): its value is fixed once its

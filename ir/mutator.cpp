@@ -97,6 +97,7 @@ Expr Mutator::Visit(const Call* e, const Expr& self) {
 Stmt Mutator::Visit(const Seq* s, const Stmt& self) {
   bool changed = false;
   std::vector<Stmt> out;
+  out.reserve(s->stmts.size());
   for (const Stmt& st : s->stmts) {
     out.push_back(Mutate(st));
     if (out.back() != st) changed = true;

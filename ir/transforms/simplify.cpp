@@ -347,7 +347,7 @@ class Simplifier : public Mutator {
 
  private:
   const Function* fn_;
-  std::map<const Var*, Interval> ranges_;
+  std::unordered_map<const Var*, Interval> ranges_;
   LetValues lets_;                     // immutable lets in scope (Substitutable values)
   std::vector<const Var*> let_log_;    // in order of definition, for Seq scopes
 };
