@@ -9,16 +9,19 @@
 #include <memory>
 
 #include "frontend/parse/token_source.h"
+#include "support/utf8.h"
 
 namespace tmc {
 
 using grammar::TmLexer;
 
-std::optional<std::string> CompareWithGeneratedLexer(std::string_view text) {
-  antlr4::ANTLRInputStream a(text.data(), text.size()), b(text.data(), text.size());
+namespace {
+
+std::optional<std::string> Compare(std::string_view text, antlr4::CharStream* fast_input) {
+  antlr4::ANTLRInputStream a(text.data(), text.size());
   TmLexer generated(&a);
   generated.removeErrorListeners();
-  TmTokenSource fast(&b);
+  TmTokenSource fast(fast_input);
   for (size_t i = 0;; ++i) {
     std::unique_ptr<antlr4::Token> x = generated.nextToken(), y = fast.nextToken();
     auto describe = [](const antlr4::Token& t) {
@@ -32,6 +35,19 @@ std::optional<std::string> CompareWithGeneratedLexer(std::string_view text) {
       return fmt::format("token {}: generated lexer {}, tmc's {}", i, describe(*x), describe(*y));
     if (x->getType() == antlr4::Token::EOF) return std::nullopt;
   }
+}
+
+}  // namespace
+
+std::optional<std::string> CompareWithGeneratedLexer(std::string_view text) {
+  // tmc's lexer over ANTLR's input stream, and over tmc's (the parser's,
+  // for valid UTF-8).
+  antlr4::ANTLRInputStream b(text.data(), text.size());
+  if (auto diff = Compare(text, &b)) return diff;
+  if (FindInvalidUtf8(text)) return std::nullopt;
+  TmInputStream c(text);
+  if (auto diff = Compare(text, &c)) return "over TmInputStream: " + *diff;
+  return std::nullopt;
 }
 
 }  // namespace tmc

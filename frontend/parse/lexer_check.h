@@ -8,7 +8,8 @@
 
 namespace tmc {
 
-/// Lexes `text` with both lexers; the first token where they differ
+/// Lexes `text` with both lexers (tmc's over ANTLR's input stream and, for
+/// valid UTF-8, over TmInputStream, as the parser does); the first token where they differ
 /// (type, start, stop, line, column or text), described, or nullopt when
 /// they agree up to the end of the text.
 std::optional<std::string> CompareWithGeneratedLexer(std::string_view text);

@@ -111,7 +111,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
   CodePointMap cp_map(text);
   TokenLocator locate{sm, file_id, cp_map};
 
-  antlr4::ANTLRInputStream input(text.data(), text.size());
+  TmInputStream input(text);
   TmTokenSource lexer(&input);
   KernelBodySkipper skipper(&lexer, options.keep_kernel_body);
   TmTokenStream tokens(options.skip_kernel_bodies ? static_cast<antlr4::TokenSource*>(&skipper) : &lexer);

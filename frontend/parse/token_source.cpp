@@ -9,6 +9,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "support/utf8.h"
+
 namespace tmc {
 namespace {
 
@@ -68,12 +70,27 @@ constexpr size_t kNone = static_cast<size_t>(-1);
 
 }  // namespace
 
+TmInputStream::TmInputStream(std::string_view valid_utf8) {
+  _data.resize(valid_utf8.size());  // at most one code point per byte
+  size_t n = 0;
+  for (size_t pos = 0; pos < valid_utf8.size(); ++n) {
+    auto byte = static_cast<unsigned char>(valid_utf8[pos]);
+    _data[n] = byte < 0x80 ? (++pos, byte) : static_cast<char32_t>(DecodeUtf8(valid_utf8, pos));
+  }
+  _data.resize(n);
+}
+
 TmTokenSource::TmTokenSource(antlr4::CharStream* input)
     : input_(input), factory_(antlr4::CommonTokenFactory::DEFAULT.get()), size_(input->size()) {
+  if (auto* own = dynamic_cast<TmInputStream*>(input)) {
+    text_ = own->CodePoints();
+    return;
+  }
   // LA is relative to the stream's index, which stays at 0: the tokens
   // refer to the stream by absolute position, which is never consumed.
-  text_.resize(size_);
-  for (size_t i = 0; i < size_; ++i) text_[i] = static_cast<char32_t>(input_->LA(static_cast<ssize_t>(i) + 1));
+  owned_.resize(size_);
+  for (size_t i = 0; i < size_; ++i) owned_[i] = static_cast<char32_t>(input_->LA(static_cast<ssize_t>(i) + 1));
+  text_ = owned_;
 }
 
 size_t TmTokenSource::At(size_t i) const { return i < size_ ? text_[i] : 0; }

@@ -13,11 +13,23 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace tmc {
 
+/// ANTLR's input stream of a text already checked to be valid UTF-8
+/// (FindInvalidUtf8), decoded by tmc's UTF-8 decoder rather than by
+/// ANTLRInputStream::load's std::wstring_convert (five times slower), and
+/// read by TmTokenSource in place.
+class TmInputStream : public antlr4::ANTLRInputStream {
+ public:
+  explicit TmInputStream(std::string_view valid_utf8);
+  const std::u32string& CodePoints() const { return _data; }
+};
+
 class TmTokenSource : public antlr4::TokenSource {
  public:
+  /// Reads `input` once, or (a TmInputStream) in place.
   explicit TmTokenSource(antlr4::CharStream* input);
 
   std::unique_ptr<antlr4::Token> nextToken() override;
@@ -37,7 +49,8 @@ class TmTokenSource : public antlr4::TokenSource {
 
   antlr4::CharStream* input_;
   antlr4::TokenFactory<antlr4::CommonToken>* factory_;
-  std::u32string text_;  // the input's code points, read once
+  std::u32string owned_;     // the input's code points, read once (not a TmInputStream)
+  std::u32string_view text_;  // the input's code points
   size_t size_;
   size_t pos_ = 0;
   size_t line_ = 1;

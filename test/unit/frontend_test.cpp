@@ -143,6 +143,7 @@ TEST(Lexer, AgreesWithTheGeneratedLexer) {
       "-> - -= = == ! != & && &= | || |= ^ ^= ~ ? : ; , . ( ) [ ] { } + += * *= % %=", "a/b a/=b a//c\nd",
       "/* c */ x", "/* unterminated", "/*/", "/**/", "/***/ y", "/* a */ b /* c", "// end", "//", "/", "x/*",
       "\t\r\f\v x", "caf\xc3\xa9 = 1;", "\x01 \x7f", "a\r\nb\n\nc", "@ # $ ` \\ \"", "f(x)[i].y",
+      "\xe2\x82\xac x \xf0\x9f\x98\x80 // \xf0\x9f\x98\x80\ny /* \xc3\xa9 */ z",
   };
   for (const char* text : cases)
     if (auto diff = tmc::CompareWithGeneratedLexer(text)) ADD_FAILURE() << "'" << text << "': " << *diff;
