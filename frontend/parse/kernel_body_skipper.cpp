@@ -58,27 +58,28 @@ std::unique_ptr<antlr4::Token> KernelBodySkipper::nextToken() {
   return t;
 }
 
+// Only the tokens that pass on are made; the rest are lexed for their type.
 void KernelBodySkipper::SkipBody() {
   unsigned open = 1;
   for (;;) {
-    std::unique_ptr<antlr4::Token> t = inner_->nextToken();
-    switch (t->getType()) {
+    TmTokenSource::Lexeme l = inner_->Lex(/*keywords=*/false);
+    switch (l.type) {
       case TmLexer::LBRACE:
         ++open;
         break;
       case TmLexer::RBRACE:
         if (--open == 0) {
-          queued_.push_back(std::move(t));
+          queued_.push_back(inner_->Make(l));
           return;
         }
         break;
       case antlr4::Token::EOF:
         unbalanced_ = true;
-        queued_.push_back(std::move(t));
+        queued_.push_back(inner_->Make(l));
         return;
       case TmLexer::ERROR_CHAR:
       case TmLexer::UNTERMINATED_COMMENT:  // the end of the file follows
-        queued_.push_back(std::move(t));
+        queued_.push_back(inner_->Make(l));
         break;
       default:
         break;

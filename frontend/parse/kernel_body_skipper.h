@@ -28,12 +28,14 @@
 #include <string>
 #include <vector>
 
+#include "frontend/parse/token_source.h"
+
 namespace tmc {
 
 class KernelBodySkipper : public antlr4::TokenSource {
  public:
   /// `keep`: the name of a kernel whose body passes (none if empty).
-  KernelBodySkipper(antlr4::TokenSource* inner, std::string keep) : inner_(inner), keep_(std::move(keep)) {}
+  KernelBodySkipper(TmTokenSource* inner, std::string keep) : inner_(inner), keep_(std::move(keep)) {}
 
   std::unique_ptr<antlr4::Token> nextToken() override;
   size_t getLine() const override { return inner_->getLine(); }
@@ -50,7 +52,7 @@ class KernelBodySkipper : public antlr4::TokenSource {
  private:
   void SkipBody();  // after a body's `{`: queues what passes, up to its `}`
 
-  antlr4::TokenSource* inner_;
+  TmTokenSource* inner_;
   std::string keep_;
   std::deque<std::unique_ptr<antlr4::Token>> queued_;
   std::vector<size_t> skipped_;

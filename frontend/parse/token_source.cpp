@@ -174,12 +174,12 @@ size_t TmTokenSource::OperatorEnd(size_t start, size_t* type) const {
   return kNone;
 }
 
-std::unique_ptr<antlr4::Token> TmTokenSource::nextToken() {
+TmTokenSource::Lexeme TmTokenSource::Lex(bool keywords) {
   for (;;) {
     size_t start = pos_, line = line_, column = column_;
     auto token = [&](size_t type, size_t end) {
       Advance(end);
-      return factory_->create({this, input_}, type, "", antlr4::Token::DEFAULT_CHANNEL, start, end - 1, line, column);
+      return Lexeme{type, start, end, line, column};
     };
     if (pos_ >= size_) return token(antlr4::Token::EOF, pos_);  // stop = start - 1, as ANTLR's EOF
     size_t c = At(pos_);
@@ -208,6 +208,7 @@ std::unique_ptr<antlr4::Token> TmTokenSource::nextToken() {
     if (IsIdStart(c)) {  // keywords, then ID : [a-zA-Z_] [a-zA-Z_0-9]*
       size_t end = pos_ + 1;
       while (IsIdPart(At(end))) ++end;
+      if (!keywords) return token(TmLexer::ID, end);
       std::string text;
       for (size_t i = pos_; i < end; ++i) text += static_cast<char>(At(i));
       auto keyword = Keywords().find(text);
@@ -222,5 +223,12 @@ std::unique_ptr<antlr4::Token> TmTokenSource::nextToken() {
     return token(TmLexer::ERROR_CHAR, pos_ + 1);  // ERROR_CHAR : .
   }
 }
+
+std::unique_ptr<antlr4::Token> TmTokenSource::Make(const Lexeme& l) {
+  return factory_->create({this, input_}, l.type, "", antlr4::Token::DEFAULT_CHANNEL, l.start, l.end - 1, l.line,
+                          l.column);
+}
+
+std::unique_ptr<antlr4::Token> TmTokenSource::nextToken() { return Make(Lex(/*keywords=*/true)); }
 
 }  // namespace tmc

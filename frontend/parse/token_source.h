@@ -41,6 +41,17 @@ class TmTokenSource : public antlr4::TokenSource {
   void setTokenFactory(antlr4::TokenFactory<T>* factory) { factory_ = factory; }
   antlr4::TokenFactory<antlr4::CommonToken>* getTokenFactory() override { return factory_; }
 
+  /// A token as lexed, before it is made (Make): its type and its code
+  /// points [start, end), at `line` and `column`.
+  struct Lexeme {
+    size_t type, start, end, line, column;
+  };
+  /// Lexes the next token and moves past it. Without `keywords`, a keyword
+  /// comes out as an ID (KernelBodySkipper, which looks for braces only,
+  /// makes no token of most of what it skips).
+  Lexeme Lex(bool keywords);
+  std::unique_ptr<antlr4::Token> Make(const Lexeme& l);
+
  private:
   size_t At(size_t i) const;  // the code point at i, or 0 past the end
   void Advance(size_t to);     // moves to `to`, counting lines and columns
