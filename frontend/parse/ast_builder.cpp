@@ -40,8 +40,15 @@ class Builder {
 
  private:
   Ident Id(antlr4::tree::TerminalNode* node) {
-    return Ident{node->getText(), locate_.Range(node->getSymbol())};
+    SourceRange range = locate_.Range(node->getSymbol());
+    return Ident{std::string(locate_.sm.Text(range)), range};
   }
+
+  // A token's text, read from the source: what ANTLR's getText would
+  // decode from its UTF-32 copy of the file (through std::wstring_convert),
+  // or, for a rule's context, join from its children (through a
+  // std::stringstream); the rules it is asked of here have one token.
+  std::string Text(antlr4::Token* t) { return std::string(locate_.sm.Text(locate_.Range(t))); }
 
   template <typename T>
   T* New(antlr4::ParserRuleContext* ctx) {
@@ -137,7 +144,7 @@ class Builder {
   // the checker resolves to the type (`f16` in `<T: type in [f16, f32]>`).
   ast::Expr* TypeName(P::ScalarTypeContext* c) {
     auto* n = New<NameExpr>(c);
-    n->name = c->getText();
+    n->name = Text(c->getStart());
     return n;
   }
 
@@ -178,7 +185,7 @@ class Builder {
   TypeSpec Type(P::Type_Context* c) {
     TypeSpec t;
     t.range = locate_.Range(c);
-    if (c->scalarType()) t.elem = *ParseScalar(c->scalarType()->getText());
+    if (c->scalarType()) t.elem = *ParseScalar(Text(c->scalarType()->getStart()));
     else t.param = Id(c->ID());
     t.is_tensor = c->LBRACK() != nullptr;
     t.dims = Exprs(c->exprList());
@@ -850,7 +857,7 @@ class Builder {
   ast::Expr* Primary(P::PrimaryContext* c, Opened* opened = nullptr) {
     switch (c->getStart()->getType()) {
       case P::INT_LIT: return IntLiteral(static_cast<P::IntLitContext*>(c));
-      case P::FLOAT_LIT: return FloatLiteral(c, c->getText(), "");
+      case P::FLOAT_LIT: return FloatLiteral(c, Text(c->getStart()), "");
       case P::TRUE: case P::FALSE: {
         auto* n = New<BoolLit>(c);
         n->value = c->getStart()->getType() == P::TRUE;
@@ -860,7 +867,7 @@ class Builder {
       default: {
         auto* e = static_cast<P::CastPrimaryContext*>(c);
         auto* n = New<CastExpr>(c);
-        n->to = *ParseScalar(e->scalarType()->getText());
+        n->to = *ParseScalar(Text(e->scalarType()->getStart()));
         n->operand = Expr(e->expr());
         return n;
       }
@@ -872,7 +879,7 @@ class Builder {
   ast::Expr* NameOrCall(P::NameOrCallPrimaryContext* c, Opened* opened) {
     if (c->children.size() == 1) {
       auto* n = New<NameExpr>(c);
-      n->name = c->ID()->getText();
+      n->name = Text(c->ID()->getSymbol());
       return n;
     }
     auto* n = New<CallExpr>(c);
@@ -919,7 +926,7 @@ class Builder {
   }
 
   ast::Expr* IntLiteral(P::IntLitContext* c) {
-    std::string text = c->getText();
+    std::string text = Text(c->getStart());
     bool hex = text.size() > 1 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
     bool bin = text.size() > 1 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B');
     std::string digits, suffix;
@@ -974,11 +981,11 @@ class Builder {
   ast::Expr* FloatLiteral(antlr4::ParserRuleContext* c, const std::string& text,
                           std::string suffix) {
     auto* n = New<FloatLit>(c);
-    n->spelling = c->getText();
+    n->spelling = Text(c->getStart());
     std::string digits = text;
     if (suffix.empty()) {
       digits.clear();
-      SplitNumber(c->getText(), false, &digits, &suffix);
+      SplitNumber(n->spelling, false, &digits, &suffix);
     }
     if (!suffix.empty()) {
       n->suffix = FloatSuffix(suffix);
