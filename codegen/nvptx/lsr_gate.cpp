@@ -10,6 +10,7 @@
 #include <llvm/CodeGen/Passes.h>
 #include <llvm/CodeGen/TargetPassConfig.h>
 #include <llvm/CodeGen/AsmPrinter.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/MC/MCAsmBackend.h>
 #include <llvm/MC/MCAsmInfo.h>
@@ -27,6 +28,7 @@
 #include <algorithm>
 #include <iterator>
 #include <memory>
+#include <string>
 
 #include "codegen/nvptx/proxy_reg_erasure.h"
 
@@ -66,6 +68,18 @@ unsigned MaxLoopCarriedValues(llvm::LoopInfo& loops) {
   return most;
 }
 
+// Whether a loop issues warpgroup MMAs (tmc's inline PTX for wgmma,
+// llvm_emitter.cpp: LLVM 19 has no intrinsic for it).
+bool IssuesWgmma(const llvm::Loop& loop) {
+  for (const llvm::BasicBlock* block : loop.blocks())
+    for (const llvm::Instruction& i : *block)
+      if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i); call && call->isInlineAsm() &&
+          llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString().find("wgmma.mma_async") !=
+              std::string::npos)
+        return true;
+  return false;
+}
+
 class ChooseLsr : public llvm::FunctionPass {
  public:
   static char ID;
@@ -77,7 +91,9 @@ class ChooseLsr : public llvm::FunctionPass {
   }
   bool runOnFunction(llvm::Function&) override {
     llvm::LoopInfo& loops = getAnalysis<llvm::LoopInfoWrapperPass>().getLoopInfo();
-    gate_.SkipLsr(MaxLoopCarriedValues(loops) > kLsrMaxLoopCarriedValues);
+    auto wgmma = loops.getLoopsInPreorder();
+    gate_.SkipLsr(MaxLoopCarriedValues(loops) > kLsrMaxLoopCarriedValues ||
+                  std::any_of(wgmma.begin(), wgmma.end(), [](const llvm::Loop* l) { return IssuesWgmma(*l); }));
     return false;
   }
 

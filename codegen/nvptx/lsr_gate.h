@@ -1,5 +1,5 @@
 // lsr-gate: the NVPTX back end's loop strength reduction, left out of
-// functions whose loops already carry a large accumulator; its
+// functions whose loops already carry a large accumulator or issue wgmma; its
 // straight-line strength reduction and n-ary reassociation, left out
 // everywhere; its load/store vectorizer, left out after tmc's pipeline
 // has run one.
@@ -25,6 +25,18 @@ namespace tmc::codegen {
 /// k-step without LSR; every kernel whose loops carry at most 85 values
 /// (attention, wgmma, the small kernels) is better with it.
 constexpr unsigned kLsrMaxLoopCarriedValues = 96;
+///
+/// LSR is also left out of functions with a loop that issues wgmma: such
+/// a loop's time is the asynchronous warpgroup MMAs' (64xNx16 each), which
+/// a few integer instructions more or fewer do not change, while the
+/// induction variables LSR adds take registers from the accumulators
+/// (warpgroup kernels run at the register budget setmaxnreg gives them).
+/// Measured (docs/benchmarks.md, compile speed, fifteenth pass):
+/// std.hopper's matmul_wgmma takes 106 registers instead of 110 (nvcc 114)
+/// and 187 instructions per k-step instead of 179 (nvcc 220), and compiles
+/// in 18% fewer instructions (LSR's search over its loop's address uses
+/// was a fifth of the compile); matmul_tma and attention_tma keep their
+/// registers and loop lengths.
 
 /// The back end also runs straight-line strength reduction (SLSR) and an
 /// EarlyCSE after it on every function, for address arithmetic that
