@@ -68,15 +68,17 @@ unsigned MaxLoopCarriedValues(llvm::LoopInfo& loops) {
   return most;
 }
 
-// Whether a loop issues warpgroup MMAs (tmc's inline PTX for wgmma,
-// llvm_emitter.cpp: LLVM 19 has no intrinsic for it).
-bool IssuesWgmma(const llvm::Loop& loop) {
-  for (const llvm::BasicBlock* block : loop.blocks())
-    for (const llvm::Instruction& i : *block)
+// Whether any loop of `f` issues warpgroup MMAs (tmc's inline PTX for
+// wgmma, llvm_emitter.cpp: LLVM 19 has no intrinsic for it).
+bool LoopIssuesWgmma(llvm::Function& f, llvm::LoopInfo& loops) {
+  for (llvm::BasicBlock& block : f) {
+    if (!loops.getLoopFor(&block)) continue;
+    for (llvm::Instruction& i : block)
       if (auto* call = llvm::dyn_cast<llvm::CallBase>(&i); call && call->isInlineAsm() &&
           llvm::cast<llvm::InlineAsm>(call->getCalledOperand())->getAsmString().find("wgmma.mma_async") !=
               std::string::npos)
         return true;
+  }
   return false;
 }
 
@@ -89,11 +91,9 @@ class ChooseLsr : public llvm::FunctionPass {
     au.addRequired<llvm::LoopInfoWrapperPass>();
     au.setPreservesAll();
   }
-  bool runOnFunction(llvm::Function&) override {
+  bool runOnFunction(llvm::Function& f) override {
     llvm::LoopInfo& loops = getAnalysis<llvm::LoopInfoWrapperPass>().getLoopInfo();
-    auto wgmma = loops.getLoopsInPreorder();
-    gate_.SkipLsr(MaxLoopCarriedValues(loops) > kLsrMaxLoopCarriedValues ||
-                  std::any_of(wgmma.begin(), wgmma.end(), [](const llvm::Loop* l) { return IssuesWgmma(*l); }));
+    gate_.SkipLsr(MaxLoopCarriedValues(loops) > kLsrMaxLoopCarriedValues || LoopIssuesWgmma(f, loops));
     return false;
   }
 

@@ -23,29 +23,28 @@ namespace tmc::codegen {
 /// the loops carrying 129 values (the 128x128 tensor-core matmuls and
 /// conv2d_tc) take 3-20 registers fewer and 7-14% fewer instructions per
 /// k-step without LSR; every kernel whose loops carry at most 85 values
-/// (attention, wgmma, the small kernels) is better with it.
+/// and issue no wgmma (attention, the small kernels) is better with it.
 constexpr unsigned kLsrMaxLoopCarriedValues = 96;
 ///
-/// LSR is also left out of functions with a loop that issues wgmma: such
-/// a loop's time is the asynchronous warpgroup MMAs' (64xNx16 each), which
-/// a few integer instructions more or fewer do not change, while the
-/// induction variables LSR adds take registers from the accumulators
-/// (warpgroup kernels run at the register budget setmaxnreg gives them).
-/// Measured (docs/benchmarks.md, compile speed, fifteenth pass):
-/// std.hopper's matmul_wgmma takes 106 registers instead of 110 (nvcc 114)
-/// and 187 instructions per k-step instead of 179 (nvcc 220), and compiles
-/// in 18% fewer instructions (LSR's search over its loop's address uses
-/// was a fifth of the compile); matmul_tma and attention_tma keep their
-/// registers and loop lengths.
-
+/// LSR is also left out of functions with a loop that issues wgmma, for
+/// compile time: there its search over the loop's many address uses is a
+/// fifth of the compile, for a few integer instructions in a k-step whose
+/// time is the warpgroup MMAs' (each 64xNx16, hundreds of cycles).
+/// Measured (docs/benchmarks.md, compile speed, fifteenth pass): std.hopper's
+/// matmul_wgmma compiles in 18% fewer instructions, and its k-loop is 187
+/// instructions instead of 179 (nvcc: 220), 106 registers instead of 110
+/// (the same allocation granularity, so the same occupancy; nvcc 114);
+/// matmul_tma and attention_tma keep their registers and loop lengths.
+///
 /// The back end also runs straight-line strength reduction (SLSR) and an
 /// EarlyCSE after it on every function, for address arithmetic that
 /// tmc's pipeline has already simplified: left out, no kernel's
 /// registers, loops or memory accesses changed (bench/codegen, all 64
 /// kernels) and every large kernel compiles in 2-5% fewer instructions.
 /// Its n-ary reassociation (NaryReassociate) is left out too: the same
-/// PTX for every example and stdlib kernel and every candidate of their
-/// tuning spaces, 3% fewer instructions for the attention kernels (tmc's
+/// PTX for every example and stdlib kernel and every candidate of eight
+/// modules' tuning spaces (docs/benchmarks.md, fifteenth pass), 3% fewer
+/// instructions for the attention kernels (tmc's
 /// own simplification and LLVM's Reassociate have already ordered the
 /// sums it would regroup). The other EarlyCSEs stay: without the one
 /// after NaryReassociate (which also cleans up after
@@ -60,9 +59,10 @@ constexpr unsigned kLsrMaxLoopCarriedValues = 96;
 /// has none).
 ///
 /// A pass gate (LLVMContext::setOptPassGate) that answers "no" to LSR
-/// while the function being compiled has a loop over the bound, to SLSR
-/// and the EarlyCSE that follows it, to NaryReassociate, and to the back end's load/store
-/// vectorizer when asked to; other passes go to the gate it replaces
+/// while the function being compiled has a loop over the bound or one
+/// that issues wgmma, to SLSR and the EarlyCSE that follows it, to
+/// NaryReassociate, and to the back end's load/store vectorizer when
+/// asked to; other passes go to the gate it replaces
 /// (-opt-bisect-limit keeps working).
 class LsrGate : public llvm::OptPassGate {
  public:

@@ -194,9 +194,10 @@ constexpr const char kTmcPipeline[] =
     // elimination (a quarter of the optimization time of std.matmul),
     // SCCP and CorrelatedValuePropagation (a fifth of the pass time on the
     // pipelined matmul; without them one prologue has four instructions
-    // more), six of -O3's eight InstCombines, and ADCE (the same PTX for
-    // every kernel and tuning candidate without it: what it finds dead,
-    // InstCombine and instruction selection drop as well).
+    // more), six of -O3's eight InstCombines, and ADCE (without it the same
+    // PTX for every example and stdlib kernel and every candidate of eight
+    // modules' tuning spaces: what it finds dead, InstCombine and
+    // instruction selection drop as well).
     "sroa,early-cse<memssa>,loop-mssa(licm<allowspeculation>),"
     // Consecutive accesses into vector ones before SimplifyCFG sinks the
     // last access of a full tile and of its guarded tail into a common

@@ -55,7 +55,8 @@ class DepthLimitedParser : public TmParser {
 };
 
 /// Registered only so that the parser reports rule entries and exits to
-/// DepthLimitedParser; it is never called itself.
+/// DepthLimitedParser (which takes those reports itself); the parser also
+/// shows it each token it consumes.
 class RuleEvents : public antlr4::tree::ParseTreeListener {
  public:
   void visitTerminal(antlr4::tree::TerminalNode*) override {}
@@ -196,8 +197,7 @@ std::unique_ptr<ast::Module> ParseFile(uint32_t file_id, DiagnosticEngine& diags
   if (tree) return BuildAst(tree, file_id, diags, locate, options.max_expr_depth, skipper.skipped());
 
   tokens.seek(0);
-  parser.reset();
-  parser.addParseListener(&events);
+  parser.reset();  // keeps the parse listeners: `events` stays registered
   parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
   parser.addErrorListener(&listener);
   parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(

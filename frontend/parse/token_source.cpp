@@ -84,6 +84,10 @@ TmTokenSource::TmTokenSource(antlr4::CharStream* input)
     : input_(input), factory_(antlr4::CommonTokenFactory::DEFAULT.get()), size_(input->size()) {
   if (auto* own = dynamic_cast<TmInputStream*>(input)) {
     text_ = own->CodePoints();
+    // A byte-order mark starts no token and moves no column (ANTLR's
+    // input stream drops it; TmInputStream keeps it, so that token
+    // indices count the code points of the file as CodePointMap does).
+    if (!text_.empty() && text_[0] == 0xFEFF) pos_ = 1;
     return;
   }
   // LA is relative to the stream's index, which stays at 0: the tokens

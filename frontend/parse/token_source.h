@@ -20,7 +20,9 @@ namespace tmc {
 /// ANTLR's input stream of a text already checked to be valid UTF-8
 /// (FindInvalidUtf8), decoded by tmc's UTF-8 decoder rather than by
 /// ANTLRInputStream::load's std::wstring_convert (five times slower), and
-/// read by TmTokenSource in place.
+/// read by TmTokenSource in place. Unlike ANTLRInputStream it keeps a
+/// leading byte-order mark (TmTokenSource skips it): token indices then
+/// count the file's code points, as the diagnostics' CodePointMap does.
 class TmInputStream : public antlr4::ANTLRInputStream {
  public:
   explicit TmInputStream(std::string_view valid_utf8);
@@ -31,6 +33,8 @@ class TmTokenSource : public antlr4::TokenSource {
  public:
   /// Reads `input` once, or (a TmInputStream) in place.
   explicit TmTokenSource(antlr4::CharStream* input);
+  TmTokenSource(const TmTokenSource&) = delete;  // text_ may view owned_
+  TmTokenSource& operator=(const TmTokenSource&) = delete;
 
   std::unique_ptr<antlr4::Token> nextToken() override;
   size_t getLine() const override { return line_; }

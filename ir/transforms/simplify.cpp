@@ -8,7 +8,6 @@
 
 #include <cmath>
 #include <functional>
-#include <map>
 #include <unordered_map>
 #include <unordered_set>
 

@@ -18,8 +18,14 @@
 // objects go back to the arena, to be fetched again by the next
 // allocations: 0.4% of compiling a large kernel; what a thread caches
 // stays bounded by the caches' sizes).
+// (tcache_gc_incr_bytes is jemalloc 5.3's; an older one would print an
+// error about it on every run.)
 extern "C" {
+#if JEMALLOC_VERSION_MAJOR > 5 || (JEMALLOC_VERSION_MAJOR == 5 && JEMALLOC_VERSION_MINOR >= 3)
 const char* malloc_conf = "thp:always,metadata_thp:always,tcache_gc_incr_bytes:1073741824";
+#else
+const char* malloc_conf = "thp:always,metadata_thp:always";
+#endif
 }
 #endif
 
