@@ -25,38 +25,39 @@ int64_t MappingAtom::Workers() const {
   return kind == Kind::Spatial || kind == Kind::ColSpatial ? Tasks() : 1;
 }
 
-// Unravels `index` over `dims`, row-major (last dim fastest) or column-major.
-static Task Unravel(int64_t index, const std::vector<int64_t>& dims, bool col_major) {
-  Task t(dims.size());
-  if (col_major) {
-    for (size_t i = 0; i < dims.size(); ++i) {
-      t[i] = index % dims[i];
-      index /= dims[i];
-    }
-  } else {
-    for (size_t i = dims.size(); i-- > 0;) {
-      t[i] = index % dims[i];
-      index /= dims[i];
-    }
+// Unravels `index` over `dims` into out[0, dims.size()), row-major (last
+// dim fastest) or column-major.
+static void UnravelInto(int64_t index, const std::vector<int64_t>& dims, bool col_major, int64_t* out) {
+  for (size_t k = 0; k < dims.size(); ++k) {
+    size_t d = col_major ? k : dims.size() - 1 - k;
+    out[d] = index % dims[d];
+    index /= dims[d];
   }
-  return t;
+}
+
+// Calls f(index, col_major) for each task of `atom` for its worker w, in
+// order: the task is `index` unraveled over atom.dims.
+template <typename F>
+static void ForEachAtomTask(const MappingAtom& atom, int64_t w, F&& f) {
+  switch (atom.kind) {
+    case MappingAtom::Kind::Spatial: f(w, false); break;
+    case MappingAtom::Kind::ColSpatial: f(w, true); break;
+    case MappingAtom::Kind::Repeat:
+    case MappingAtom::Kind::ColRepeat:
+      for (int64_t i = 0, n = atom.Tasks(); i < n; ++i) f(i, atom.kind == MappingAtom::Kind::ColRepeat);
+      break;
+  }
 }
 
 std::vector<Task> AtomTasks(const MappingAtom& atom, int64_t w) {
-  switch (atom.kind) {
-    case MappingAtom::Kind::Spatial: return {Unravel(w, atom.dims, false)};
-    case MappingAtom::Kind::ColSpatial: return {Unravel(w, atom.dims, true)};
-    case MappingAtom::Kind::Repeat:
-    case MappingAtom::Kind::ColRepeat: {
-      std::vector<Task> tasks;
-      int64_t n = atom.Tasks();
-      tasks.reserve(static_cast<size_t>(n));
-      bool col = atom.kind == MappingAtom::Kind::ColRepeat;
-      for (int64_t i = 0; i < n; ++i) tasks.push_back(Unravel(i, atom.dims, col));
-      return tasks;
-    }
-  }
-  return {};
+  std::vector<Task> tasks;
+  bool repeat = atom.kind == MappingAtom::Kind::Repeat || atom.kind == MappingAtom::Kind::ColRepeat;
+  tasks.reserve(repeat ? static_cast<size_t>(atom.Tasks()) : 1);
+  ForEachAtomTask(atom, w, [&](int64_t index, bool col_major) {
+    tasks.emplace_back(atom.dims.size());
+    UnravelInto(index, atom.dims, col_major, tasks.back().data());
+  });
+  return tasks;
 }
 
 TaskMapping TaskMapping::Primitive(MappingAtom::Kind kind, std::vector<int64_t> dims) {
@@ -105,11 +106,11 @@ void TaskMapping::FlatTasksOf(int64_t w, std::vector<int64_t>* out) const {
   if (w < 0 || w >= workers_ || n == 0 || rank == 0) return;
   // Each atom's tasks for its part of w, already scaled by the shapes of
   // the atoms to its right (flattened, rank values a task, atom i's at
-  // [begin[i], begin[i + 1]) of one buffer); then every combination, the
+  // [begin[i], end[i]) of one buffer); then every combination, the
   // last atom fastest, as ForEachTaskFrom's recursion visits them. The
   // fragment checks ask this of every lane of tiles of hundreds of tasks:
   // one buffer, not a vector per task.
-  thread_local std::vector<int64_t> parts, scale;
+  thread_local std::vector<int64_t> parts, scale, task;
   thread_local std::vector<size_t> begin, end, at;
   parts.clear();
   scale.assign(rank, 1);
@@ -119,25 +120,14 @@ void TaskMapping::FlatTasksOf(int64_t w, std::vector<int64_t>* out) const {
   for (size_t i = n; i-- > 0;) {
     const MappingAtom& a = atoms_[i];
     size_t dims = a.dims.size();
-    auto emit = [&](int64_t index, bool col_major) {  // Unravel, scaled, into parts
-      size_t base = parts.size();
-      parts.resize(base + rank, 0);
-      for (size_t k = 0; k < dims; ++k) {
-        size_t d = col_major ? k : dims - 1 - k;
-        int64_t v = index % a.dims[d];
-        index /= a.dims[d];
-        if (d < rank) parts[base + d] = v * scale[d];
-      }
-    };
     begin[i] = parts.size();
-    switch (a.kind) {
-      case MappingAtom::Kind::Spatial: emit((w / rest) % a.Workers(), false); break;
-      case MappingAtom::Kind::ColSpatial: emit((w / rest) % a.Workers(), true); break;
-      case MappingAtom::Kind::Repeat:
-      case MappingAtom::Kind::ColRepeat:
-        for (int64_t k = 0, tasks = a.Tasks(); k < tasks; ++k) emit(k, a.kind == MappingAtom::Kind::ColRepeat);
-        break;
-    }
+    ForEachAtomTask(a, (w / rest) % a.Workers(), [&](int64_t index, bool col_major) {
+      task.resize(dims);
+      UnravelInto(index, a.dims, col_major, task.data());
+      size_t base = parts.size();
+      parts.resize(base + rank, 0);  // scaled, and zero in the dimensions the atom lacks
+      for (size_t d = 0; d < rank && d < dims; ++d) parts[base + d] = task[d] * scale[d];
+    });
     end[i] = parts.size();
     if (begin[i] == end[i]) return;  // an atom without tasks
     rest *= a.Workers();
