@@ -183,7 +183,7 @@ class Emitter {
   void HostEntry(const Function& fn, llvm::Function* body) {
     auto* type = llvm::FunctionType::get(b_.getVoidTy(), {b_.getPtrTy(), b_.getPtrTy()}, false);
     auto* f = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, fn.name, mod_);
-    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", f));
+    Start(llvm::BasicBlock::Create(ctx_, "entry", f), nullptr);
     std::vector<llvm::Value*> args;
     for (size_t i = 0; i < fn.params.size(); ++i) {
       llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(b_.getInt64Ty(), f->getArg(1), i);
@@ -230,7 +230,7 @@ class Emitter {
     cse_.Clear();
     predicate_guards_ = !o_.host && CountPredicableGuards(fn.body) >= kPredicatedGuardsFrom;
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", f_);
-    b_.SetInsertPoint(entry_);
+    Start(entry_, nullptr);
     if (dib_ && fn.loc.IsValid()) {
       PresumedLoc p = o_.sources->Presumed(fn.loc.begin);
       llvm::DIFile* file = DiFile(std::string(p.path));
@@ -295,6 +295,20 @@ class Emitter {
     return g;
   }
 
+  // Goes on at the end of the new block `block`, which `dominator` (the
+  // block that branches to it, or one above it) dominates: what the
+  // builder built there and above serves in `block` (local_cse.h).
+  void Start(llvm::BasicBlock* block, llvm::BasicBlock* dominator) {
+    b_.SetInsertPoint(block);
+    cse_.Enter(block, dominator);
+  }
+  // Ends the insertion block with a branch to `to`; returns that block.
+  llvm::BasicBlock* BranchTo(llvm::BasicBlock* to) {
+    llvm::BasicBlock* from = b_.GetInsertBlock();
+    b_.CreateBr(to);
+    return from;
+  }
+
   // An alloca in the entry block, where SROA and mem2reg look for them.
   llvm::AllocaInst* EntryAlloca(llvm::Type* t, const std::string& name) {
     llvm::IRBuilder<> eb(entry_, entry_->begin());
@@ -305,7 +319,7 @@ class Emitter {
   // break or continue), so that unreachable statements still have a home.
   void EnsureOpenBlock() {
     if (b_.GetInsertBlock()->getTerminator())
-      b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "dead", f_));
+      Start(llvm::BasicBlock::Create(ctx_, "dead", f_), nullptr);  // unreachable
   }
 
   // Where the code of statement `s` starts: at its source location, in an
@@ -401,16 +415,17 @@ class Emitter {
           }
           if (bounds) {
             llvm::BasicBlock* merge = nullptr;
+            llvm::BasicBlock* split = b_.GetInsertBlock();
             if (fixed) {
               auto* then_bb = llvm::BasicBlock::Create(ctx_, "then", f_);
               merge = llvm::BasicBlock::Create(ctx_, "endif", f_);
               b_.CreateCondBr(fixed, then_bb, merge);
-              b_.SetInsertPoint(then_bb);
+              Start(then_bb, split);
             }
             PredicatedStores(bounds, i->then_body);
             if (merge) {
               b_.CreateBr(merge);
-              b_.SetInsertPoint(merge);
+              Start(merge, split);
             }
             return;
           }
@@ -420,8 +435,9 @@ class Emitter {
         auto* then_bb = llvm::BasicBlock::Create(ctx_, "then", f_);
         auto* else_bb = i->else_body ? llvm::BasicBlock::Create(ctx_, "else", f_) : nullptr;
         auto* merge = llvm::BasicBlock::Create(ctx_, "endif", f_);
+        llvm::BasicBlock* split = b_.GetInsertBlock();
         b_.CreateCondBr(c, then_bb, else_bb ? else_bb : merge);
-        b_.SetInsertPoint(then_bb);
+        Start(then_bb, split);
         // `x % 4 == 0` holds here: inside, x reads as `x & ~3` (the same
         // value), whose known low zero bits let Address() prove accesses
         // aligned (ir/divisibility.h).
@@ -438,11 +454,11 @@ class Emitter {
         for (auto r = rebound.rbegin(); r != rebound.rend(); ++r) vars_[r->first] = r->second;  // last first
         if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(merge);
         if (else_bb) {
-          b_.SetInsertPoint(else_bb);
+          Start(else_bb, split);
           Stmt(i->else_body);
           if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(merge);
         }
-        b_.SetInsertPoint(merge);
+        Start(merge, split);
         return;
       }
       case StmtKind::For: {
@@ -456,8 +472,9 @@ class Emitter {
         auto* body = llvm::BasicBlock::Create(ctx_, "for.body", f_);
         auto* latch = llvm::BasicBlock::Create(ctx_, "for.latch", f_);
         auto* exit = llvm::BasicBlock::Create(ctx_, "for.end", f_);
-        b_.CreateBr(head);
-        b_.SetInsertPoint(head);
+        // The header dominates the body, the latch and the exit (break
+        // and continue come from the body).
+        Start(head, BranchTo(head));
         Poll(false);
         llvm::Value* i = b_.CreateLoad(t, counter);
         bool is_unsigned = IsUnsigned(f->var->type);
@@ -469,16 +486,16 @@ class Emitter {
           cond = cs ? down : b_.CreateSelect(b_.CreateICmpSGT(step, llvm::ConstantInt::get(t, 0)), up, down);
         }
         b_.CreateCondBr(cond, body, exit);
-        b_.SetInsertPoint(body);
+        Start(body, head);
         vars_[f->var.get()] = i;
         loops_.push_back({latch, exit});
         Stmt(f->body);
         loops_.pop_back();
         if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(latch);
-        b_.SetInsertPoint(latch);
+        Start(latch, head);
         b_.CreateStore(b_.CreateAdd(b_.CreateLoad(t, counter), step), counter);
         b_.CreateBr(head);
-        b_.SetInsertPoint(exit);
+        Start(exit, head);
         return;
       }
       case StmtKind::While: {
@@ -486,16 +503,15 @@ class Emitter {
         auto* head = llvm::BasicBlock::Create(ctx_, "while.head", f_);
         auto* body = llvm::BasicBlock::Create(ctx_, "while.body", f_);
         auto* exit = llvm::BasicBlock::Create(ctx_, "while.end", f_);
-        b_.CreateBr(head);
-        b_.SetInsertPoint(head);
+        Start(head, BranchTo(head));
         Poll(true);
         b_.CreateCondBr(Value(w->cond), body, exit);
-        b_.SetInsertPoint(body);
+        Start(body, head);
         loops_.push_back({head, exit});
         Stmt(w->body);
         loops_.pop_back();
         if (!b_.GetInsertBlock()->getTerminator()) b_.CreateBr(head);
-        b_.SetInsertPoint(exit);
+        Start(exit, head);
         return;
       }
       case StmtKind::Jump: {
@@ -571,13 +587,14 @@ class Emitter {
     b_.CreateStore(left, field);
     auto* check = llvm::BasicBlock::Create(ctx_, "poll", f_);
     auto* go_on = llvm::BasicBlock::Create(ctx_, "poll.done", f_);
+    llvm::BasicBlock* split = b_.GetInsertBlock();
     b_.CreateCondBr(b_.CreateICmpSLE(left, b_.getInt32(0)), check, go_on,
                     llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 12));
-    b_.SetInsertPoint(check);
+    Start(check, split);
     b_.CreateCall(Runtime("tmc_cpu_poll", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty(), b_.getInt32Ty()}),
                   {thread_, b_.getInt32(static_cast<uint32_t>(Site())), b_.getInt32(is_while)});
     b_.CreateBr(go_on);
-    b_.SetInsertPoint(go_on);
+    Start(go_on, split);
   }
 
   // The address of an element. With checks on (host), `src` (the access as
@@ -605,8 +622,9 @@ class Emitter {
     auto* good = llvm::BasicBlock::Create(ctx_, "in_bounds", f_);
     auto* bad = llvm::BasicBlock::Create(ctx_, "out_of_bounds", f_);
     auto* join = llvm::BasicBlock::Create(ctx_, "access", f_);
+    llvm::BasicBlock* split = b_.GetInsertBlock();
     b_.CreateCondBr(ok, good, bad, llvm::MDBuilder(ctx_).createBranchWeights(1000, 1));
-    b_.SetInsertPoint(bad);
+    Start(bad, split);
     auto* array = llvm::ArrayType::get(i64, rank);
     llvm::AllocaInst* indices = EntryAlloca(array, "fault_index");
     llvm::AllocaInst* extents = EntryAlloca(array, "fault_extent");
@@ -629,11 +647,11 @@ class Emitter {
          indices, extents, b_.getInt32(is_write), b_.getInt32(static_cast<uint32_t>(first_site))});
     llvm::BasicBlock* bad_end = b_.GetInsertBlock();
     b_.CreateBr(join);
-    b_.SetInsertPoint(good);
+    Start(good, split);
     llvm::Value* addr = FlatAddress(buf, idx, is_write, loc);
     llvm::BasicBlock* good_end = b_.GetInsertBlock();
     b_.CreateBr(join);
-    b_.SetInsertPoint(join);
+    Start(join, split);
     llvm::PHINode* phi = b_.CreatePHI(addr->getType(), 2);
     phi->addIncoming(addr, good_end);
     phi->addIncoming(scratch, bad_end);  // host code: one address space
@@ -942,8 +960,9 @@ class Emitter {
     llvm::Value* bad = b_.CreateOr(zero, overflow);
     auto* fault = llvm::BasicBlock::Create(ctx_, "div.fault", f_);
     auto* ok = llvm::BasicBlock::Create(ctx_, "div.ok", f_);
+    llvm::BasicBlock* split = b_.GetInsertBlock();
     b_.CreateCondBr(bad, fault, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
-    b_.SetInsertPoint(fault);
+    Start(fault, split);
     SourceRange saved = cur_loc_;
     if (e->loc.IsValid()) cur_loc_ = e->loc;
     int32_t site = Site();
@@ -954,11 +973,17 @@ class Emitter {
     b_.CreateCall(Runtime("tmc_cpu_int_fault", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty(), b_.getInt32Ty(), b_.getInt32Ty()}),
                   {thread_, kind, b_.getInt32(t->getBitWidth()), b_.getInt32(static_cast<uint32_t>(site))});
     b_.CreateBr(ok);
-    b_.SetInsertPoint(ok);
+    Start(ok, split);
     return b_.CreateSelect(bad, llvm::ConstantInt::get(t, 1), c);
   }
 
-  llvm::Value* Sreg(llvm::Intrinsic::ID id) { return b_.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, id)); }
+  // A special register: read once where an earlier read dominates (local_cse.h).
+  llvm::Value* Sreg(llvm::Intrinsic::ID id) {
+    llvm::Function* read = llvm::Intrinsic::getDeclaration(&mod_, id);
+    llvm::Value* callee[] = {read};
+    if (llvm::Value* v = cse_.Find({llvm::Instruction::Call, read->getReturnType(), nullptr, callee, {}}, 0)) return v;
+    return b_.CreateCall(read);
+  }
 
   // Thread and block indices: special registers on the GPU, fields of the
   // thread context on the host.

@@ -3,6 +3,7 @@
 
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Operator.h>
 
 #include <algorithm>
@@ -30,11 +31,10 @@ void Canonicalize(unsigned opcode, llvm::MutableArrayRef<llvm::Value*> operands)
 
 // A multiplicative hash of the words (llvm::hash_combine costs several
 // times as much, and this table only needs to spread pointers).
-uint64_t HashOf(const llvm::BasicBlock* block, const CseShape& s) {
+uint64_t HashOf(const CseShape& s) {
   constexpr uint64_t kMul = 0x9e3779b97f4a7c15ull;
   uint64_t h = 0;
   auto mix = [&](uint64_t word) { h = (h ^ word) * kMul; h ^= h >> 29; };
-  mix(reinterpret_cast<uintptr_t>(block));
   mix(s.opcode);
   mix(reinterpret_cast<uintptr_t>(s.type));
   mix(reinterpret_cast<uintptr_t>(s.source));
@@ -44,8 +44,12 @@ uint64_t HashOf(const llvm::BasicBlock* block, const CseShape& s) {
 }
 
 // The instructions this table knows: no memory, no side effects, no
-// control flow.
+// control flow. Of calls, those of an intrinsic without arguments that
+// reads no memory (the special registers: %tid.x, %ctaid.y, ...): the
+// same value wherever the thread reads it.
 bool IsPure(const llvm::Instruction* i) {
+  if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(i))
+    return call->arg_empty() && call->doesNotAccessMemory() && call->willReturn() && !call->isConvergent();
   return llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst,
                    llvm::GetElementPtrInst, llvm::ExtractValueInst, llvm::InsertValueInst, llvm::ExtractElementInst,
                    llvm::InsertElementInst, llvm::ShuffleVectorInst>(i);
@@ -103,15 +107,38 @@ unsigned LocalCse::FlagsOf(const llvm::Instruction* i) {
   return flags;
 }
 
+void LocalCse::PopTo(size_t depth) {
+  while (chain_.size() > depth) {
+    for (size_t k = undo_.size(); k-- > chain_.back().undo_from;) {
+      auto [hash, previous] = undo_[k];
+      if (previous) table_[hash] = previous;
+      else table_.erase(hash);
+    }
+    undo_.resize(chain_.back().undo_from);
+    depth_.erase(chain_.back().block);
+    chain_.pop_back();
+  }
+}
+
+void LocalCse::Enter(llvm::BasicBlock* block, llvm::BasicBlock* dominator) {
+  if (auto it = depth_.find(block); it != depth_.end()) {
+    PopTo(it->second + 1);
+    return;
+  }
+  auto it = dominator ? depth_.find(dominator) : depth_.end();
+  PopTo(it == depth_.end() ? 0 : it->second + 1);
+  depth_[block] = chain_.size();
+  chain_.push_back({block, undo_.size()});
+}
+
 llvm::Value* LocalCse::Find(const CseShape& shape, unsigned flags, const llvm::FastMathFlags* fmf) const {
   if (!builder_ || table_.empty()) return nullptr;
   llvm::BasicBlock* block = builder_->GetInsertBlock();
-  if (!block || builder_->GetInsertPoint() != block->end()) return nullptr;
-  auto it = table_.find(HashOf(block, shape));
+  if (!block || builder_->GetInsertPoint() != block->end() || chain_.back().block != block) return nullptr;
+  auto it = table_.find(HashOf(shape));
   if (it == table_.end()) return nullptr;
   llvm::Instruction* found = it->second;
-  if (found->getParent() != block || !WithShapeOf(found, [&](const CseShape& s) { return SameShape(s, shape); }))
-    return nullptr;
+  if (!WithShapeOf(found, [&](const CseShape& s) { return SameShape(s, shape); })) return nullptr;
   // The flags say what may be assumed of the operands' values: one
   // instruction stands for another only with exactly the same.
   if (FlagsOf(found) != flags) return nullptr;
@@ -146,8 +173,13 @@ void LocalCse::Record(llvm::Instruction* i, llvm::BasicBlock::iterator at) {
     }
   }
   if (!at_end || !IsPure(i)) return;
+  // A block the emitter did not announce: a chain of its own.
+  if (chain_.empty() || chain_.back().block != i->getParent()) Enter(i->getParent(), nullptr);
   // The latest of a shape: its flags are what the emitter asks for now.
-  table_[WithShapeOf(i, [&](const CseShape& s) { return HashOf(i->getParent(), s); })] = i;
+  uint64_t hash = WithShapeOf(i, [&](const CseShape& s) { return HashOf(s); });
+  llvm::Instruction*& slot = table_[hash];
+  undo_.push_back({hash, slot});
+  slot = i;
 }
 
 namespace {

@@ -1,18 +1,33 @@
-// local-cse: the emitter's IRBuilder builds each pure instruction once per
-// block. Asked for an instruction equal to one it already appended to the
-// end of the same block (same opcode, types, operands and flags), it
+// local-cse: the emitter's IRBuilder builds each pure instruction once
+// along each path of dominating blocks. Asked for an instruction equal to
+// one it already appended to the end of the insertion block, or of a
+// block that dominates it (same opcode, types, operands and flags), it
 // returns that one instead of building another.
 //
 // Why: the emitter translates every index expression where it occurs, and
 // unrolled tiles repeat the same address arithmetic many times (attention's
-// first LLVM IR had 11,000 instructions, half of them repeats). LLVM's
-// EarlyCSE removes them, but each costs its creation and a trip through
-// SROA and EarlyCSE first; a hash lookup at creation is cheaper.
+// first LLVM IR had 11,000 instructions, half of them repeats), in the
+// block where it is used and again in the loops and branches below it
+// (the thread's coordinates, `tid / 32`, `tid % 32`, read again in every
+// k-step). LLVM's EarlyCSE removes them, but each costs its creation and a
+// trip through SROA and EarlyCSE first; a hash lookup at creation is
+// cheaper.
+//
+// Which blocks dominate which, the emitter says as it goes (Enter): its
+// control flow is structured, so the block that branches into an `if`
+// dominates both arms and the join, a loop's preheader its header, the
+// header its body, latch and exit. The blocks from the function's entry
+// to the insertion block form a chain, a stack of scopes: entering a
+// block pops what the new block's dominator does not lead to, as LLVM's
+// ScopedHashTable does, so every recorded instruction is at the end of a
+// block on the chain and dominates the insertion point. A block the
+// emitter did not announce starts a chain of its own.
 //
 // It also follows the register elements the emitter marks private (memory
 // nothing else touches): a load of one reads the value the block last
 // stored to or loaded from it (KnownValue), so the emitter uses that value
-// and the arithmetic on it is found equal to earlier arithmetic too.
+// and the arithmetic on it is found equal to earlier arithmetic too. That
+// stays within one block.
 //
 // What the builder's users must keep to: a value the builder returns may
 // be shared, so it is never modified (flags, operands) nor erased; and
@@ -28,6 +43,7 @@
 
 #include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace tmc::codegen {
 
@@ -42,11 +58,11 @@ struct CseShape {
   llvm::ArrayRef<unsigned> extra;  // a compare's predicate, aggregate indices, a shuffle mask
 };
 
-/// The pure instructions built at the end of each block of the function
-/// being emitted, by a hash of their block and shape. Only instructions
-/// appended at a block's end are recorded, and only requests for a block's
-/// end are answered, so a recorded instruction always comes before the
-/// place it is reused.
+/// The pure instructions built at the ends of the blocks on the chain of
+/// dominators of the insertion block, by a hash of their shape. Only
+/// instructions appended at a block's end are recorded, and only requests
+/// for the end of the chain's last block are answered, so a recorded
+/// instruction always dominates the place it is reused.
 class LocalCse {
  public:
   /// The builder whose insertion point requests refer to.
@@ -54,9 +70,19 @@ class LocalCse {
   /// Forgets every instruction (a new function).
   void Clear() {
     table_.clear();
+    undo_.clear();
+    chain_.clear();
+    depth_.clear();
     private_.clear();
     known_.clear();
   }
+
+  /// The builder goes on at the end of `block`, which `dominator` (null:
+  /// none known) dominates; `dominator` is a block entered before.
+  /// Instructions at the ends of `dominator` and of the blocks on its chain
+  /// serve in `block`; those of other blocks no longer do. Back to a block
+  /// on the chain, what was entered after it is dropped.
+  void Enter(llvm::BasicBlock* block, llvm::BasicBlock* dominator);
 
   /// Marks `a` as memory that only the builder's own loads and stores
   /// touch (the emitter's register elements: never passed on, never
@@ -87,10 +113,23 @@ class LocalCse {
   static constexpr unsigned kNuw = 1, kNsw = 2, kExact = 4, kDisjoint = 8, kNonNeg = 16, kGepShift = 8;
 
  private:
+  // Drops the chain's blocks above position `depth` and what they recorded.
+  void PopTo(size_t depth);
+
   const llvm::IRBuilderBase* builder_ = nullptr;
   // By hash alone: a collision finds an instruction of another shape,
-  // which Find checks and does not use.
+  // which Find checks and does not use. Only instructions of blocks on the
+  // chain are in it.
   llvm::DenseMap<uint64_t, llvm::Instruction*> table_;
+  // What each recording replaced in table_ (null: nothing), to put back
+  // when its block leaves the chain.
+  std::vector<std::pair<uint64_t, llvm::Instruction*>> undo_;
+  struct Link {
+    llvm::BasicBlock* block;
+    size_t undo_from;  // the first of undo_'s entries this block recorded
+  };
+  std::vector<Link> chain_;                          // from the outermost dominator to the insertion block
+  llvm::DenseMap<const llvm::BasicBlock*, size_t> depth_;  // a chain block's position in chain_
   llvm::DenseSet<const llvm::Value*> private_;
   // A private pointer's last value, and the block that stored or loaded it.
   llvm::DenseMap<const llvm::Value*, std::pair<llvm::BasicBlock*, llvm::Value*>> known_;

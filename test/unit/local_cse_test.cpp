@@ -1,9 +1,11 @@
 // LocalCse (codegen/nvptx/local_cse.h): the emitter's builder reuses a
-// pure instruction of the same block with the same operands and flags,
-// and nothing else (another block, other flags or indices, a place before
-// the end of a block).
+// pure instruction of the same block, or of a block the emitter said
+// dominates it, with the same operands and flags, and nothing else (a
+// block off the chain of dominators, other flags or indices, a place
+// before the end of a block).
 #include <gtest/gtest.h>
 
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
@@ -151,6 +153,82 @@ TEST(LocalCse, OnlyInTheSameBlockAtItsEnd) {
   // A new function forgets.
   x.cse.Clear();
   EXPECT_NE(x.b.CreateAdd(x.A(), x.B()), late);
+}
+
+// An if/else and a loop as the emitter builds them: the block that
+// branches dominates both arms and the join; the arms do not dominate
+// each other nor the join.
+TEST(LocalCse, ReusesWhatDominatingBlocksBuilt) {
+  Fixture x;
+  x.cse.Enter(x.entry, nullptr);
+  llvm::Value* m = x.b.CreateMul(x.A(), x.B());
+  auto* then_bb = llvm::BasicBlock::Create(x.ctx, "then", x.f);
+  auto* else_bb = llvm::BasicBlock::Create(x.ctx, "else", x.f);
+  auto* join = llvm::BasicBlock::Create(x.ctx, "join", x.f);
+  x.b.CreateCondBr(x.b.getTrue(), then_bb, else_bb);
+  x.b.SetInsertPoint(then_bb);
+  x.cse.Enter(then_bb, x.entry);
+  EXPECT_EQ(x.b.CreateMul(x.A(), x.B()), m);
+  EXPECT_EQ(then_bb->size(), 0u);
+  llvm::Value* in_then = x.b.CreateSub(x.A(), x.B());
+  x.b.CreateBr(join);
+  x.b.SetInsertPoint(else_bb);
+  x.cse.Enter(else_bb, x.entry);
+  EXPECT_EQ(x.b.CreateMul(x.A(), x.B()), m);
+  llvm::Value* in_else = x.b.CreateSub(x.A(), x.B());
+  EXPECT_NE(in_else, in_then);  // the then arm does not dominate the else arm
+  x.b.CreateBr(join);
+  x.b.SetInsertPoint(join);
+  x.cse.Enter(join, x.entry);
+  EXPECT_EQ(x.b.CreateMul(x.A(), x.B()), m);
+  llvm::Value* in_join = x.b.CreateSub(x.A(), x.B());
+  EXPECT_NE(in_join, in_then);
+  EXPECT_NE(in_join, in_else);
+  // A loop below the join: the header and the body see the join's and
+  // the entry's instructions; the exit does not see the body's.
+  auto* head = llvm::BasicBlock::Create(x.ctx, "head", x.f);
+  auto* body = llvm::BasicBlock::Create(x.ctx, "body", x.f);
+  auto* exit = llvm::BasicBlock::Create(x.ctx, "exit", x.f);
+  x.b.CreateBr(head);
+  x.b.SetInsertPoint(head);
+  x.cse.Enter(head, join);
+  x.b.CreateCondBr(x.b.getTrue(), body, exit);
+  x.b.SetInsertPoint(body);
+  x.cse.Enter(body, head);
+  EXPECT_EQ(x.b.CreateSub(x.A(), x.B()), in_join);
+  EXPECT_EQ(x.b.CreateMul(x.A(), x.B()), m);
+  llvm::Value* in_body = x.b.CreateAdd(x.A(), x.B());
+  x.b.CreateBr(head);
+  x.b.SetInsertPoint(exit);
+  x.cse.Enter(exit, head);
+  EXPECT_NE(x.b.CreateAdd(x.A(), x.B()), in_body);
+  EXPECT_EQ(x.b.CreateSub(x.A(), x.B()), in_join);
+  // A block with no known dominator sees only itself.
+  auto* dead = llvm::BasicBlock::Create(x.ctx, "dead", x.f);
+  x.b.SetInsertPoint(dead);
+  x.cse.Enter(dead, nullptr);
+  EXPECT_NE(x.b.CreateMul(x.A(), x.B()), m);
+}
+
+// Special-register reads are pure: one read serves below it.
+TEST(LocalCse, SpecialRegisterReadsArePure) {
+  Fixture x;
+  x.cse.Enter(x.entry, nullptr);
+  llvm::Function* tid = llvm::Intrinsic::getDeclaration(&x.mod, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+  llvm::Value* read = x.b.CreateCall(tid);
+  llvm::Value* callee[] = {tid};
+  tmc::codegen::CseShape shape{llvm::Instruction::Call, x.b.getInt32Ty(), nullptr, callee, {}};
+  EXPECT_EQ(x.cse.Find(shape, 0), read);
+  auto* next = llvm::BasicBlock::Create(x.ctx, "next", x.f);
+  x.b.CreateBr(next);
+  x.b.SetInsertPoint(next);
+  x.cse.Enter(next, x.entry);
+  EXPECT_EQ(x.cse.Find(shape, 0), read);
+  // A call that has effects is not recorded.
+  llvm::Function* bar = llvm::Intrinsic::getDeclaration(&x.mod, llvm::Intrinsic::nvvm_barrier0);
+  x.b.CreateCall(bar);
+  llvm::Value* bar_callee[] = {bar};
+  EXPECT_EQ(x.cse.Find({llvm::Instruction::Call, x.b.getVoidTy(), nullptr, bar_callee, {}}, 0), nullptr);
 }
 
 TEST(LocalCse, PrivateMemoryReadsItsLastValueInTheBlock) {
