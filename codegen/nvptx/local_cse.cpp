@@ -4,6 +4,7 @@
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/Operator.h>
 
 #include <algorithm>
@@ -43,13 +44,25 @@ uint64_t HashOf(const CseShape& s) {
   return h >= llvm::DenseMapInfo<uint64_t>::getTombstoneKey() ? 0 : h;  // the two keys DenseMap reserves
 }
 
+// The special registers whose value a thread reads the same wherever it
+// reads them: its coordinates and the launch's shape. (Not %clock, nor
+// %warpid or %smid, which PTX calls volatile: a thread may move.)
+bool IsLaunchRegister(llvm::Intrinsic::ID id) {
+  namespace LI = llvm::Intrinsic;
+  switch (id) {
+    case LI::nvvm_read_ptx_sreg_tid_x: case LI::nvvm_read_ptx_sreg_tid_y: case LI::nvvm_read_ptx_sreg_tid_z:
+    case LI::nvvm_read_ptx_sreg_ctaid_x: case LI::nvvm_read_ptx_sreg_ctaid_y: case LI::nvvm_read_ptx_sreg_ctaid_z:
+    case LI::nvvm_read_ptx_sreg_ntid_x: case LI::nvvm_read_ptx_sreg_ntid_y: case LI::nvvm_read_ptx_sreg_ntid_z:
+    case LI::nvvm_read_ptx_sreg_nctaid_x: case LI::nvvm_read_ptx_sreg_nctaid_y: case LI::nvvm_read_ptx_sreg_nctaid_z:
+      return true;
+    default: return false;
+  }
+}
+
 // The instructions this table knows: no memory, no side effects, no
-// control flow. Of calls, those of an intrinsic without arguments that
-// reads no memory (the special registers: %tid.x, %ctaid.y, ...): the
-// same value wherever the thread reads it.
+// control flow; of calls, the reads of the launch registers.
 bool IsPure(const llvm::Instruction* i) {
-  if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(i))
-    return call->arg_empty() && call->doesNotAccessMemory() && call->willReturn() && !call->isConvergent();
+  if (auto* call = llvm::dyn_cast<llvm::IntrinsicInst>(i)) return IsLaunchRegister(call->getIntrinsicID());
   return llvm::isa<llvm::BinaryOperator, llvm::UnaryOperator, llvm::CastInst, llvm::CmpInst, llvm::SelectInst,
                    llvm::GetElementPtrInst, llvm::ExtractValueInst, llvm::InsertValueInst, llvm::ExtractElementInst,
                    llvm::InsertElementInst, llvm::ShuffleVectorInst>(i);

@@ -9,7 +9,8 @@
 // first LLVM IR had 11,000 instructions, half of them repeats), in the
 // block where it is used and again in the loops and branches below it
 // (the thread's coordinates, `tid / 32`, `tid % 32`, read again in every
-// k-step). LLVM's EarlyCSE removes them, but each costs its creation and a
+// k-step). Reads of the launch registers (%tid, %ctaid, %ntid, %nctaid)
+// count as pure instructions here. LLVM's EarlyCSE removes them, but each costs its creation and a
 // trip through SROA and EarlyCSE first; a hash lookup at creation is
 // cheaper.
 //
@@ -101,9 +102,12 @@ class LocalCse {
   /// last with that type; else null.
   llvm::Value* KnownValue(const llvm::Value* pointer, llvm::Type* type) const;
 
-  /// An instruction of the insertion block of `shape` with exactly `flags`
-  /// (FlagsOf's encoding; `fmf`, when given, instead of the builder's
-  /// fast-math flags), or null.
+  /// An instruction of `shape` with exactly `flags` (FlagsOf's encoding;
+  /// `fmf`, when given, instead of the builder's fast-math flags) at the
+  /// end of the insertion block or of a block on its chain, or null. Only
+  /// for the end of the chain's last block. A read of a launch register
+  /// (%tid.x, %ctaid.y, %ntid.z, %nctaid.x, ...) is a Call of the
+  /// intrinsic, its one operand.
   llvm::Value* Find(const CseShape& shape, unsigned flags, const llvm::FastMathFlags* fmf = nullptr) const;
   /// Records `i`, inserted at `at`, if it is pure and `at` is a block's end.
   void Record(llvm::Instruction* i, llvm::BasicBlock::iterator at);
@@ -135,7 +139,8 @@ class LocalCse {
   llvm::DenseMap<const llvm::Value*, std::pair<llvm::BasicBlock*, llvm::Value*>> known_;
 };
 
-/// LLVM's constant folder first; then an equal instruction of the block.
+/// LLVM's constant folder first; then an equal instruction of the block or
+/// of a block that dominates it (LocalCse::Find).
 class CseFolder final : public llvm::IRBuilderFolder {
  public:
   explicit CseFolder(LocalCse& cse) : cse_(&cse) {}

@@ -9,6 +9,9 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <functional>
+#include <utility>
+
 #include "codegen/nvptx/local_cse.h"
 
 namespace {
@@ -136,7 +139,9 @@ TEST(LocalCse, FlagsMustBeEqual) {
   EXPECT_NE(x.b.CreateFMul(x.X(), x.X()), fmul);
 }
 
-TEST(LocalCse, OnlyInTheSameBlockAtItsEnd) {
+// A block the emitter did not announce (LocalCse::Enter) sees only
+// itself; within a block only what comes before the insertion point.
+TEST(LocalCse, OnlyOnTheChainAtABlocksEnd) {
   Fixture x;
   llvm::Value* m = x.b.CreateMul(x.A(), x.B());
   auto* next = llvm::BasicBlock::Create(x.ctx, "next", x.f);
@@ -203,6 +208,26 @@ TEST(LocalCse, ReusesWhatDominatingBlocksBuilt) {
   x.cse.Enter(exit, head);
   EXPECT_NE(x.b.CreateAdd(x.A(), x.B()), in_body);
   EXPECT_EQ(x.b.CreateSub(x.A(), x.B()), in_join);
+  // Back to a block on the chain (the header): what the exit built is
+  // dropped, what the header and above built serves.
+  llvm::Value* in_exit = x.b.CreateXor(x.A(), x.B());
+  llvm::Value* xor_operands[] = {x.A(), x.B()};  // in LocalCse's order for a commutative operation
+  if (std::less<llvm::Value*>()(xor_operands[1], xor_operands[0])) std::swap(xor_operands[0], xor_operands[1]);
+  tmc::codegen::CseShape xor_shape{llvm::Instruction::Xor, x.b.getInt32Ty(), nullptr, xor_operands, {}};
+  llvm::Value* sub_operands[] = {x.A(), x.B()};
+  tmc::codegen::CseShape sub_shape{llvm::Instruction::Sub, x.b.getInt32Ty(), nullptr, sub_operands, {}};
+  EXPECT_EQ(x.cse.Find(xor_shape, 0), in_exit);
+  x.b.SetInsertPoint(head);  // its end (after its branch: only asked, nothing built)
+  x.cse.Enter(head, nullptr);
+  EXPECT_EQ(x.cse.Find(xor_shape, 0), nullptr);
+  EXPECT_EQ(x.cse.Find(sub_shape, 0), in_join);
+  // A dominator that is not on the chain (the exit, dropped): a chain of
+  // its own.
+  auto* other = llvm::BasicBlock::Create(x.ctx, "other", x.f);
+  x.b.SetInsertPoint(other);
+  x.cse.Enter(other, exit);
+  EXPECT_NE(x.b.CreateXor(x.A(), x.B()), in_exit);
+  EXPECT_NE(x.b.CreateMul(x.A(), x.B()), m);
   // A block with no known dominator sees only itself.
   auto* dead = llvm::BasicBlock::Create(x.ctx, "dead", x.f);
   x.b.SetInsertPoint(dead);
@@ -224,11 +249,15 @@ TEST(LocalCse, SpecialRegisterReadsArePure) {
   x.b.SetInsertPoint(next);
   x.cse.Enter(next, x.entry);
   EXPECT_EQ(x.cse.Find(shape, 0), read);
-  // A call that has effects is not recorded.
-  llvm::Function* bar = llvm::Intrinsic::getDeclaration(&x.mod, llvm::Intrinsic::nvvm_barrier0);
-  x.b.CreateCall(bar);
-  llvm::Value* bar_callee[] = {bar};
-  EXPECT_EQ(x.cse.Find({llvm::Instruction::Call, x.b.getVoidTy(), nullptr, bar_callee, {}}, 0), nullptr);
+  // Other registers are not: a clock moves, a thread may move to another
+  // warp slot (%warpid); a barrier has effects.
+  for (llvm::Intrinsic::ID id : {llvm::Intrinsic::nvvm_read_ptx_sreg_clock, llvm::Intrinsic::nvvm_read_ptx_sreg_warpid,
+                                 llvm::Intrinsic::nvvm_barrier0}) {
+    llvm::Function* g = llvm::Intrinsic::getDeclaration(&x.mod, id);
+    x.b.CreateCall(g);
+    llvm::Value* g_callee[] = {g};
+    EXPECT_EQ(x.cse.Find({llvm::Instruction::Call, g->getReturnType(), nullptr, g_callee, {}}, 0), nullptr);
+  }
 }
 
 TEST(LocalCse, PrivateMemoryReadsItsLastValueInTheBlock) {
