@@ -308,6 +308,14 @@ class Emitter {
     b_.CreateBr(to);
     return from;
   }
+  // Ends the insertion block with a branch on `c`; returns that block,
+  // which dominates both targets when they are new.
+  llvm::BasicBlock* CondBranchTo(llvm::Value* c, llvm::BasicBlock* yes, llvm::BasicBlock* no,
+                                 llvm::MDNode* weights = nullptr) {
+    llvm::BasicBlock* from = b_.GetInsertBlock();
+    b_.CreateCondBr(c, yes, no, weights);
+    return from;
+  }
 
   // An alloca in the entry block, where SROA and mem2reg look for them.
   llvm::AllocaInst* EntryAlloca(llvm::Type* t, const std::string& name) {
@@ -414,12 +422,11 @@ class Emitter {
             to = to ? b_.CreateAnd(to, v) : v;
           }
           if (bounds) {
-            llvm::BasicBlock* merge = nullptr;
-            llvm::BasicBlock* split = b_.GetInsertBlock();
+            llvm::BasicBlock *merge = nullptr, *split = nullptr;
             if (fixed) {
               auto* then_bb = llvm::BasicBlock::Create(ctx_, "then", f_);
               merge = llvm::BasicBlock::Create(ctx_, "endif", f_);
-              b_.CreateCondBr(fixed, then_bb, merge);
+              split = CondBranchTo(fixed, then_bb, merge);
               Start(then_bb, split);
             }
             PredicatedStores(bounds, i->then_body);
@@ -435,8 +442,7 @@ class Emitter {
         auto* then_bb = llvm::BasicBlock::Create(ctx_, "then", f_);
         auto* else_bb = i->else_body ? llvm::BasicBlock::Create(ctx_, "else", f_) : nullptr;
         auto* merge = llvm::BasicBlock::Create(ctx_, "endif", f_);
-        llvm::BasicBlock* split = b_.GetInsertBlock();
-        b_.CreateCondBr(c, then_bb, else_bb ? else_bb : merge);
+        llvm::BasicBlock* split = CondBranchTo(c, then_bb, else_bb ? else_bb : merge);
         Start(then_bb, split);
         // `x % 4 == 0` holds here: inside, x reads as `x & ~3` (the same
         // value), whose known low zero bits let Address() prove accesses
@@ -587,9 +593,8 @@ class Emitter {
     b_.CreateStore(left, field);
     auto* check = llvm::BasicBlock::Create(ctx_, "poll", f_);
     auto* go_on = llvm::BasicBlock::Create(ctx_, "poll.done", f_);
-    llvm::BasicBlock* split = b_.GetInsertBlock();
-    b_.CreateCondBr(b_.CreateICmpSLE(left, b_.getInt32(0)), check, go_on,
-                    llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 12));
+    llvm::BasicBlock* split = CondBranchTo(b_.CreateICmpSLE(left, b_.getInt32(0)), check, go_on,
+                                           llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 12));
     Start(check, split);
     b_.CreateCall(Runtime("tmc_cpu_poll", b_.getVoidTy(), {b_.getPtrTy(), b_.getInt32Ty(), b_.getInt32Ty()}),
                   {thread_, b_.getInt32(static_cast<uint32_t>(Site())), b_.getInt32(is_while)});
@@ -622,8 +627,7 @@ class Emitter {
     auto* good = llvm::BasicBlock::Create(ctx_, "in_bounds", f_);
     auto* bad = llvm::BasicBlock::Create(ctx_, "out_of_bounds", f_);
     auto* join = llvm::BasicBlock::Create(ctx_, "access", f_);
-    llvm::BasicBlock* split = b_.GetInsertBlock();
-    b_.CreateCondBr(ok, good, bad, llvm::MDBuilder(ctx_).createBranchWeights(1000, 1));
+    llvm::BasicBlock* split = CondBranchTo(ok, good, bad, llvm::MDBuilder(ctx_).createBranchWeights(1000, 1));
     Start(bad, split);
     auto* array = llvm::ArrayType::get(i64, rank);
     llvm::AllocaInst* indices = EntryAlloca(array, "fault_index");
@@ -960,8 +964,7 @@ class Emitter {
     llvm::Value* bad = b_.CreateOr(zero, overflow);
     auto* fault = llvm::BasicBlock::Create(ctx_, "div.fault", f_);
     auto* ok = llvm::BasicBlock::Create(ctx_, "div.ok", f_);
-    llvm::BasicBlock* split = b_.GetInsertBlock();
-    b_.CreateCondBr(bad, fault, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
+    llvm::BasicBlock* split = CondBranchTo(bad, fault, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
     Start(fault, split);
     SourceRange saved = cur_loc_;
     if (e->loc.IsValid()) cur_loc_ = e->loc;
@@ -980,8 +983,7 @@ class Emitter {
   // A special register: read once where an earlier read dominates (local_cse.h).
   llvm::Value* Sreg(llvm::Intrinsic::ID id) {
     llvm::Function* read = llvm::Intrinsic::getDeclaration(&mod_, id);
-    llvm::Value* callee[] = {read};
-    if (llvm::Value* v = cse_.Find({llvm::Instruction::Call, read->getReturnType(), nullptr, callee, {}}, 0)) return v;
+    if (llvm::Value* v = cse_.FindRegisterRead(read)) return v;
     return b_.CreateCall(read);
   }
 

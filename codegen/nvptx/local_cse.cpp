@@ -161,6 +161,12 @@ llvm::Value* LocalCse::Find(const CseShape& shape, unsigned flags, const llvm::F
   return found;
 }
 
+llvm::Value* LocalCse::FindRegisterRead(llvm::Function* read) const {
+  if (!IsLaunchRegister(read->getIntrinsicID())) return nullptr;
+  llvm::Value* callee[] = {read};  // a call's operands: its arguments (none), then the callee
+  return Find({llvm::Instruction::Call, read->getReturnType(), nullptr, callee, {}}, 0);
+}
+
 llvm::Value* LocalCse::KnownValue(const llvm::Value* pointer, llvm::Type* type) const {
   if (!builder_ || known_.empty()) return nullptr;
   auto it = known_.find(pointer);

@@ -10,9 +10,9 @@
 // block where it is used and again in the loops and branches below it
 // (the thread's coordinates, `tid / 32`, `tid % 32`, read again in every
 // k-step). Reads of the launch registers (%tid, %ctaid, %ntid, %nctaid)
-// count as pure instructions here. LLVM's EarlyCSE removes them, but each costs its creation and a
-// trip through SROA and EarlyCSE first; a hash lookup at creation is
-// cheaper.
+// count as pure instructions here. LLVM's EarlyCSE removes the repeats,
+// but each costs its creation and a trip through SROA and EarlyCSE first;
+// a hash lookup at creation is cheaper.
 //
 // Which blocks dominate which, the emitter says as it goes (Enter): its
 // control flow is structured, so the block that branches into an `if`
@@ -105,10 +105,12 @@ class LocalCse {
   /// An instruction of `shape` with exactly `flags` (FlagsOf's encoding;
   /// `fmf`, when given, instead of the builder's fast-math flags) at the
   /// end of the insertion block or of a block on its chain, or null. Only
-  /// for the end of the chain's last block. A read of a launch register
-  /// (%tid.x, %ctaid.y, %ntid.z, %nctaid.x, ...) is a Call of the
-  /// intrinsic, its one operand.
+  /// for the end of the chain's last block.
   llvm::Value* Find(const CseShape& shape, unsigned flags, const llvm::FastMathFlags* fmf = nullptr) const;
+  /// A call of `read`, a launch register's intrinsic (%tid.x, %ctaid.y,
+  /// %ntid.z, %nctaid.x, ...), as Find finds instructions; null for any
+  /// other function.
+  llvm::Value* FindRegisterRead(llvm::Function* read) const;
   /// Records `i`, inserted at `at`, if it is pure and `at` is a block's end.
   void Record(llvm::Instruction* i, llvm::BasicBlock::iterator at);
 
@@ -132,7 +134,7 @@ class LocalCse {
     llvm::BasicBlock* block;
     size_t undo_from;  // the first of undo_'s entries this block recorded
   };
-  std::vector<Link> chain_;                          // from the outermost dominator to the insertion block
+  std::vector<Link> chain_;                                // from the entry to the insertion block
   llvm::DenseMap<const llvm::BasicBlock*, size_t> depth_;  // a chain block's position in chain_
   llvm::DenseSet<const llvm::Value*> private_;
   // A private pointer's last value, and the block that stored or loaded it.

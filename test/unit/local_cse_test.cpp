@@ -241,14 +241,12 @@ TEST(LocalCse, SpecialRegisterReadsArePure) {
   x.cse.Enter(x.entry, nullptr);
   llvm::Function* tid = llvm::Intrinsic::getDeclaration(&x.mod, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
   llvm::Value* read = x.b.CreateCall(tid);
-  llvm::Value* callee[] = {tid};
-  tmc::codegen::CseShape shape{llvm::Instruction::Call, x.b.getInt32Ty(), nullptr, callee, {}};
-  EXPECT_EQ(x.cse.Find(shape, 0), read);
+  EXPECT_EQ(x.cse.FindRegisterRead(tid), read);
   auto* next = llvm::BasicBlock::Create(x.ctx, "next", x.f);
   x.b.CreateBr(next);
   x.b.SetInsertPoint(next);
   x.cse.Enter(next, x.entry);
-  EXPECT_EQ(x.cse.Find(shape, 0), read);
+  EXPECT_EQ(x.cse.FindRegisterRead(tid), read);
   // Other registers are not: a clock moves, a thread may move to another
   // warp slot (%warpid); a barrier has effects.
   for (llvm::Intrinsic::ID id : {llvm::Intrinsic::nvvm_read_ptx_sreg_clock, llvm::Intrinsic::nvvm_read_ptx_sreg_warpid,
