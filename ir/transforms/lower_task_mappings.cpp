@@ -14,6 +14,7 @@
 #include "ir/transforms/lower_task_mappings.h"
 
 #include <map>
+#include <unordered_set>
 
 #include "ir/mutator.h"
 
@@ -33,6 +34,16 @@ Expr Add(Expr a, Expr b) {
   if (AsConstInt(a) == 0) return b;
   if (AsConstInt(b) == 0) return a;
   return Binary::Make(BinaryOp::Add, std::move(a), std::move(b));
+}
+
+// The variables a statement reads.
+std::unordered_set<const Var*> VarsRead(const Stmt& s) {
+  struct Collect : Visitor {
+    std::unordered_set<const Var*> vars;
+    void Visit(const VarRef* e) override { vars.insert(e->var.get()); }
+  } collect;
+  collect.Walk(s);
+  return std::move(collect.vars);
 }
 
 class Lower : public Mutator {
@@ -154,8 +165,13 @@ class Lower : public Mutator {
     slots_.emplace_back(m, slot);
     Stmt body = Mutate(f->body);
     slots_.pop_back();
+    // A coordinate the body does not read gets no let: register tensors
+    // indexed by the task take its slot instead, and a let nothing reads
+    // would be copied for every unrolled task before Simplify removed it.
+    std::unordered_set<const Var*> read = VarsRead(body);
     std::vector<Stmt> inner;
-    for (size_t d = 0; d < rank; ++d) inner.push_back(LetStmt::Make(f->vars[d], coords[d]));
+    for (size_t d = 0; d < rank; ++d)
+      if (read.count(f->vars[d].get())) inner.push_back(LetStmt::Make(f->vars[d], coords[d]));
     inner.push_back(body);
     Stmt nest = Seq::Make(std::move(inner));
     int64_t unroll_tasks = 1;
