@@ -25,11 +25,15 @@ constexpr int64_t kUnrollLimit = 64;
 
 Expr I32(int64_t v) { return IntImm::Make(ScalarKind::I32, v); }
 
-// Index arithmetic without the trivial operations (x / 1, x * 1, x + 0), so
-// that the IR printed right after this pass reads like the mapping.
+// Index arithmetic without the trivial operations (x / 1, x * 1, 0 * k,
+// x + 0), so that the IR printed right after this pass reads like the
+// mapping.
 Expr Div(Expr a, int64_t b) { return b == 1 ? a : Binary::Make(BinaryOp::Div, std::move(a), I32(b)); }
 Expr Mod(Expr a, int64_t b) { return Binary::Make(BinaryOp::Mod, std::move(a), I32(b)); }
-Expr Mul(Expr a, int64_t b) { return b == 1 ? a : Binary::Make(BinaryOp::Mul, std::move(a), I32(b)); }
+Expr Mul(Expr a, int64_t b) {
+  if (b == 1 || AsConstInt(a) == 0) return a;
+  return Binary::Make(BinaryOp::Mul, std::move(a), I32(b));
+}
 Expr Add(Expr a, Expr b) {
   if (AsConstInt(a) == 0) return b;
   if (AsConstInt(b) == 0) return a;
