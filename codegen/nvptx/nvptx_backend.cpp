@@ -4,6 +4,7 @@
 #include "codegen/nvptx/nvptx_backend.h"
 
 #include "codegen/nvptx/lsr_gate.h"
+#include "codegen/nvptx/narrow_slp.h"
 #include "codegen/nvptx/rematerialize_in_loops.h"
 
 #include <fmt/format.h>
@@ -204,8 +205,9 @@ constexpr const char kTmcPipeline[] =
     // block (which would leave the full tile one access short of a
     // vector); alignment first, which the vectorizer needs.
     "infer-alignment,load-store-vectorizer,simplifycfg<hoist-common-insts;sink-common-insts>,"
-    // Pairs of f16/bf16 operations, runtime-unrolled serial loops.
-    "slp-vectorizer,loop-unroll<O3>,sroa,instcombine<no-verify-fixpoint>,loop-mssa(licm<allowspeculation>),"
+    // Pairs of f16/bf16 operations (in functions that have any:
+    // narrow_slp.h), runtime-unrolled serial loops.
+    "tmc-narrow-slp,loop-unroll<O3>,sroa,instcombine<no-verify-fixpoint>,loop-mssa(licm<allowspeculation>),"
     "simplifycfg),"
     // Read-only pointer arguments of device functions (ld.global.nc).
     "function-attrs,"
@@ -329,6 +331,7 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
   pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
     fpm.addPass(llvm::LoadStoreVectorizerPass());
   });
+  RegisterNarrowSlp(pb);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
