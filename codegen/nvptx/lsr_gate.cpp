@@ -35,7 +35,13 @@
 namespace tmc::codegen {
 
 bool LsrGate::shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) {
-  if (skip_lsr_ && pass == "Loop Strength Reduction") return false;
+  if (pass == "Loop Strength Reduction") {
+    lsr_cleanup_ = true;
+    if (skip_lsr_) return false;
+  } else if (lsr_cleanup_ && pass == "Early CSE") {
+    lsr_cleanup_ = false;
+    if (skip_lsr_) return false;
+  }
   if (skip_codegen_lsv_ && pass == "GPU Load and Store Vectorizer") return false;
   // Legacy passes ask by their names (Pass::getPassName, LLVM 19), one
   // function at a time: the pass asked about right after SLSR, if it is an
@@ -47,6 +53,7 @@ bool LsrGate::shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) {
   }
   if (pass == "Straight line strength reduction") {
     skip_next_cse_ = true;
+    lsr_cleanup_ = false;  // a new function (LSR comes after SLSR): no LSR of its asked about yet
     return false;
   }
   // The EarlyCSE after NaryReassociate stays: it is also the clean-up of
@@ -64,6 +71,18 @@ unsigned MaxLoopCarriedValues(llvm::LoopInfo& loops) {
   for (const llvm::Loop* loop : loops.getLoopsInPreorder()) {
     auto phis = loop->getHeader()->phis();
     most = std::max(most, static_cast<unsigned>(std::distance(phis.begin(), phis.end())));
+  }
+  return most;
+}
+
+// The most instructions of any loop (its blocks, those of the loops inside
+// it included).
+size_t LongestLoop(llvm::LoopInfo& loops) {
+  size_t most = 0;
+  for (const llvm::Loop* loop : loops) {  // the outermost loops contain the others
+    size_t n = 0;
+    for (const llvm::BasicBlock* block : loop->blocks()) n += block->size();
+    most = std::max(most, n);
   }
   return most;
 }
@@ -93,7 +112,8 @@ class ChooseLsr : public llvm::FunctionPass {
   }
   bool runOnFunction(llvm::Function& f) override {
     llvm::LoopInfo& loops = getAnalysis<llvm::LoopInfoWrapperPass>().getLoopInfo();
-    gate_.SkipLsr(MaxLoopCarriedValues(loops) > kLsrMaxLoopCarriedValues || LoopIssuesWgmma(f, loops));
+    gate_.SkipLsr(MaxLoopCarriedValues(loops) > kLsrMaxLoopCarriedValues ||
+                  LongestLoop(loops) > kLsrMaxLoopInstructions || LoopIssuesWgmma(f, loops));
     return false;
   }
 

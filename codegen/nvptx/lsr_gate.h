@@ -1,8 +1,9 @@
 // lsr-gate: the NVPTX back end's loop strength reduction, left out of
-// functions whose loops already carry a large accumulator or issue wgmma; its
-// straight-line strength reduction and n-ary reassociation, left out
-// everywhere; its load/store vectorizer, left out after tmc's pipeline
-// has run one.
+// functions whose loops already carry a large accumulator, issue wgmma or
+// are over a thousand instructions long, and so is the EarlyCSE that cleans
+// up after it; its straight-line strength reduction and n-ary
+// reassociation, left out everywhere; its load/store vectorizer, left out
+// after tmc's pipeline has run one.
 #pragma once
 
 #include <llvm/IR/OptBisect.h>
@@ -36,6 +37,29 @@ constexpr unsigned kLsrMaxLoopCarriedValues = 96;
 /// (the same allocation granularity, so the same occupancy; nvcc 114);
 /// matmul_tma and attention_tma keep their registers and loop lengths.
 ///
+/// And out of functions with a loop of more than kLsrMaxLoopInstructions
+/// LLVM IR instructions (its blocks, those of loops inside it included),
+/// also for compile time: LSR saves a few integer instructions per address
+/// stream and iteration, under 1% of such a body, and searches formulae
+/// over all the loop's address uses, 3% of compiling std.attention's
+/// kernels (with the EarlyCSE after it, below, 4.5%). Measured over every
+/// --all-candidates candidate of the standard library (docs/benchmarks.md,
+/// compile speed, seventeenth pass): the kernels with a loop over the
+/// limit (the mma.sync attention kernels, whose key loop has about 1,200;
+/// the largest SIMT matmul tiles) have 0.5-2% fewer PTX instructions
+/// without LSR; attention's k-loop is two instructions (of 650) longer and
+/// the 128x128 SIMT tile's 18 shorter; registers fewer or the same on 18 of
+/// the 24 candidates, at most 4 more on 6, with the same occupancy (the SIMT
+/// 128x64x16 tile 93 -> 80). At a limit of 500, SIMT tiles of 500-1000
+/// instructions took up to 9 registers more.
+constexpr unsigned kLsrMaxLoopInstructions = 1000;
+///
+/// NVPTX runs an EarlyCSE after LSR, "not always strong enough to clean up
+/// what LSR produces" (NVPTXTargetMachine.cpp): where LSR was left out the
+/// gate leaves it out too (the first EarlyCSE after LSR was asked about).
+/// It changed no PTX of any example, stdlib kernel or --all-candidates
+/// candidate there, and cost 1.3-1.5% of their compiles.
+///
 /// The back end also runs straight-line strength reduction (SLSR) and an
 /// EarlyCSE after it on every function, for address arithmetic that
 /// tmc's pipeline has already simplified: left out, no kernel's
@@ -58,11 +82,11 @@ constexpr unsigned kLsrMaxLoopCarriedValues = 96;
 /// TMC_LLVM_PIPELINE the back end's runs, as in llc (at -O0 the back end
 /// has none).
 ///
-/// A pass gate (LLVMContext::setOptPassGate) that answers "no" to LSR
-/// while the function being compiled has a loop over the bound or one
-/// that issues wgmma, to SLSR and the EarlyCSE that follows it, to
-/// NaryReassociate, and to the back end's load/store vectorizer when
-/// asked to; other passes go to the gate it replaces
+/// A pass gate (LLVMContext::setOptPassGate) that answers "no" to LSR and
+/// to the EarlyCSE after it while the function being compiled has a loop
+/// over the bounds or one that issues wgmma, to SLSR and the EarlyCSE that
+/// follows it, to NaryReassociate, and to the back end's load/store
+/// vectorizer when asked to; other passes go to the gate it replaces
 /// (-opt-bisect-limit keeps working).
 class LsrGate : public llvm::OptPassGate {
  public:
@@ -77,6 +101,7 @@ class LsrGate : public llvm::OptPassGate {
   bool skip_lsr_ = false;
   bool skip_codegen_lsv_ = false;
   bool skip_next_cse_ = false;  // SLSR was left out: so is the EarlyCSE after it
+  bool lsr_cleanup_ = false;    // LSR was asked about: the next EarlyCSE cleans up after it
 };
 
 /// What TargetMachine::addPassesToEmitFile adds for PTX, plus a pass that
