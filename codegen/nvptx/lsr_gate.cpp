@@ -53,7 +53,11 @@ bool LsrGate::shouldRunPass(llvm::StringRef pass, llvm::StringRef ir) {
   }
   if (pass == "Straight line strength reduction") {
     skip_next_cse_ = true;
-    lsr_cleanup_ = false;  // a new function (LSR comes after SLSR): no LSR of its asked about yet
+    // Defensive: the back end asks about SLSR for every function before
+    // it asks about any LSR, and each function's EarlyCSE after LSR clears
+    // the flag; this keeps a flag left by an earlier compile from reaching
+    // the first EarlyCSE of the next.
+    lsr_cleanup_ = false;
     return false;
   }
   // The EarlyCSE after NaryReassociate stays: it is also the clean-up of

@@ -4,6 +4,8 @@
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/PassInstrumentation.h>
+#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
 
 namespace tmc::codegen {
@@ -11,7 +13,7 @@ namespace {
 
 // A scalar the vectorizer can pack two or four of into 32 bits: a 16-bit
 // float, or an 8- or 16-bit integer (not a bool: conditions are i1).
-bool Narrow(const llvm::Type* t) {
+bool IsNarrowScalar(const llvm::Type* t) {
   if (t->isHalfTy() || t->isBFloatTy()) return true;
   if (auto* i = llvm::dyn_cast<llvm::IntegerType>(t)) return i->getBitWidth() == 8 || i->getBitWidth() == 16;
   return false;
@@ -24,8 +26,8 @@ bool HasNarrowArithmetic(const llvm::Function& f) {
     for (const llvm::Instruction& i : block) {
       bool computes = llvm::isa<llvm::BinaryOperator>(i) || llvm::isa<llvm::UnaryOperator>(i) ||
                       llvm::isa<llvm::SelectInst>(i) || llvm::isa<llvm::IntrinsicInst>(i);
-      if (computes && Narrow(i.getType())) return true;
-      if (auto* cmp = llvm::dyn_cast<llvm::CmpInst>(&i); cmp && Narrow(cmp->getOperand(0)->getType())) return true;
+      if (computes && IsNarrowScalar(i.getType())) return true;
+      if (auto* cmp = llvm::dyn_cast<llvm::CmpInst>(&i); cmp && IsNarrowScalar(cmp->getOperand(0)->getType())) return true;
     }
   return false;
 }
@@ -35,7 +37,8 @@ llvm::PreservedAnalyses NarrowSlpPass::run(llvm::Function& f, llvm::FunctionAnal
   return llvm::SLPVectorizerPass().run(f, am);
 }
 
-void RegisterNarrowSlp(llvm::PassBuilder& pb) {
+void RegisterNarrowSlp(llvm::PassBuilder& pb, llvm::PassInstrumentationCallbacks& pic) {
+  pic.addClassToPassName(NarrowSlpPass::name(), "tmc-narrow-slp");
   pb.registerPipelineParsingCallback(
       [](llvm::StringRef name, llvm::FunctionPassManager& fpm, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
         if (name != "tmc-narrow-slp") return false;

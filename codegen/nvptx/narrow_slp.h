@@ -4,7 +4,11 @@
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/PassManager.h>
-#include <llvm/Passes/PassBuilder.h>
+
+namespace llvm {
+class PassBuilder;
+class PassInstrumentationCallbacks;
+}  // namespace llvm
 
 namespace tmc::codegen {
 
@@ -13,9 +17,10 @@ namespace tmc::codegen {
 /// for two neighbouring f16 elements) or put four 8-bit ones together. On a
 /// function whose arithmetic is all 32- and 64-bit it searches every store
 /// and build-vector chain and finds nothing: the same PTX for every example
-/// and stdlib kernel but one (std.elementwise's f32 -> f16 conversion, whose
-/// conversions it reorders without pairing them), at 2-3% of a large
-/// kernel's compile (docs/benchmarks.md, compile speed, seventeenth pass).
+/// and stdlib kernel but two of std.elementwise (cast_rows and sigmoid_rows,
+/// whose conversions it reorders without pairing them), at 1-6% of a large
+/// kernel's compile (attention_fwd 3%, matmul_tc_t 5.8%; docs/benchmarks.md,
+/// compile speed, seventeenth pass).
 /// This pass runs SLPVectorizerPass on a function with at least one 8- or
 /// 16-bit arithmetic operation, comparison, select or intrinsic call, and
 /// leaves the others as they are.
@@ -27,7 +32,8 @@ struct NarrowSlpPass : llvm::PassInfoMixin<NarrowSlpPass> {
 bool HasNarrowArithmetic(const llvm::Function& f);
 
 /// Makes "tmc-narrow-slp" a function pass name in pipeline text (tmc's
-/// pipeline and TMC_LLVM_PIPELINE).
-void RegisterNarrowSlp(llvm::PassBuilder& pb);
+/// pipeline and TMC_LLVM_PIPELINE), and the name by which
+/// `-print-after`/`-time-passes` (TMC_LLVM_OPTIONS) know it.
+void RegisterNarrowSlp(llvm::PassBuilder& pb, llvm::PassInstrumentationCallbacks& pic);
 
 }  // namespace tmc::codegen

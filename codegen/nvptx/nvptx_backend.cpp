@@ -331,7 +331,7 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
   pb.registerScalarOptimizerLateEPCallback([](llvm::FunctionPassManager& fpm, llvm::OptimizationLevel) {
     fpm.addPass(llvm::LoadStoreVectorizerPass());
   });
-  RegisterNarrowSlp(pb);
+  RegisterNarrowSlp(pb, pic);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);

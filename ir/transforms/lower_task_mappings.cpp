@@ -40,7 +40,10 @@ Expr Add(Expr a, Expr b) {
   return Binary::Make(BinaryOp::Add, std::move(a), std::move(b));
 }
 
-// The variables a statement reads.
+// The variables a statement reads: every expression of every statement
+// (indices, values, call arguments, bounds, conditions). Not the shapes of
+// the tensors allocated in it, which are constants (the checker requires
+// it of local tensors) and so read no variable.
 std::unordered_set<const Var*> VarsRead(const Stmt& s) {
   struct Collect : Visitor {
     std::unordered_set<const Var*> vars;

@@ -6,7 +6,14 @@
 // RUN: %tmc %s --emit=ptx --arch=sm_90a -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas-verify sm_90a < %t.ptx
-// Without SLP (the pipeline named in full, as TMC_LLVM_PIPELINE allows),
+// TMC_LLVM_OPTIONS's -print-after knows the pass by its pipeline name: the
+// pair is one <2 x f16> multiply and add right after it.
+// RUN: env TMC_LLVM_OPTIONS=-print-after=tmc-narrow-slp %tmc %s --emit=ptx --arch=sm_90a -o /dev/null 2>&1 | FileCheck %s --check-prefix=PRINT
+// PRINT: IR Dump After {{.*}}NarrowSlpPass on axpy_h
+// PRINT: fmul <2 x half>
+// PRINT-NEXT: fadd <2 x half>
+// Without SLP (a short pipeline named in full, as TMC_LLVM_PIPELINE
+// allows; tmc's own without tmc-narrow-slp gives the same scalar code),
 // the same kernel has no packed arithmetic: the test above depends on it.
 // RUN: env TMC_LLVM_PIPELINE='function(mem2reg,sroa,early-cse,instcombine,simplifycfg,load-store-vectorizer)' %tmc %s --emit=ptx --arch=sm_90a | FileCheck %s --check-prefix=SCALAR
 

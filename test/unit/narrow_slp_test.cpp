@@ -18,7 +18,7 @@ namespace {
 using tmc::codegen::HasNarrowArithmetic;
 
 // A function `void (float, i32, ptr)` whose body `build` writes.
-bool Narrow(const std::function<void(llvm::IRBuilder<>&, llvm::Function*)>& build) {
+bool HasNarrowIn(const std::function<void(llvm::IRBuilder<>&, llvm::Function*)>& build) {
   llvm::LLVMContext ctx;
   llvm::Module mod("m", ctx);
   llvm::IRBuilder<> b(ctx);
@@ -31,7 +31,7 @@ bool Narrow(const std::function<void(llvm::IRBuilder<>&, llvm::Function*)>& buil
 }
 
 TEST(NarrowSlp, WideArithmeticAndConditionsAreNot) {
-  EXPECT_FALSE(Narrow([](llvm::IRBuilder<>& b, llvm::Function* f) {
+  EXPECT_FALSE(HasNarrowIn([](llvm::IRBuilder<>& b, llvm::Function* f) {
     llvm::Value* x = b.CreateFMul(f->getArg(0), f->getArg(0));
     llvm::Value* i = b.CreateAdd(f->getArg(1), b.getInt32(1));
     llvm::Value* c = b.CreateAnd(b.CreateICmpSLT(i, b.getInt32(8)), b.CreateFCmpOLT(x, f->getArg(0)));
@@ -40,7 +40,7 @@ TEST(NarrowSlp, WideArithmeticAndConditionsAreNot) {
 }
 
 TEST(NarrowSlp, ConversionsLoadsAndStoresOfHalvesAreNot) {
-  EXPECT_FALSE(Narrow([](llvm::IRBuilder<>& b, llvm::Function* f) {
+  EXPECT_FALSE(HasNarrowIn([](llvm::IRBuilder<>& b, llvm::Function* f) {
     llvm::Value* h = b.CreateFPTrunc(f->getArg(0), b.getHalfTy());
     b.CreateStore(h, f->getArg(2));
     llvm::Value* back = b.CreateFPExt(b.CreateLoad(b.getHalfTy(), f->getArg(2)), b.getFloatTy());
@@ -49,27 +49,27 @@ TEST(NarrowSlp, ConversionsLoadsAndStoresOfHalvesAreNot) {
 }
 
 TEST(NarrowSlp, HalfBfloatAndShortArithmeticAre) {
-  EXPECT_TRUE(Narrow([](llvm::IRBuilder<>& b, llvm::Function* f) {
+  EXPECT_TRUE(HasNarrowIn([](llvm::IRBuilder<>& b, llvm::Function* f) {
     llvm::Value* h = b.CreateFPTrunc(f->getArg(0), b.getHalfTy());
     b.CreateStore(b.CreateFMul(h, h), f->getArg(2));
   }));
-  EXPECT_TRUE(Narrow([](llvm::IRBuilder<>& b, llvm::Function* f) {
+  EXPECT_TRUE(HasNarrowIn([](llvm::IRBuilder<>& b, llvm::Function* f) {
     llvm::Value* h = b.CreateFPTrunc(f->getArg(0), b.getBFloatTy());
     b.CreateStore(b.CreateFNeg(h), f->getArg(2));
   }));
-  EXPECT_TRUE(Narrow([](llvm::IRBuilder<>& b, llvm::Function* f) {
+  EXPECT_TRUE(HasNarrowIn([](llvm::IRBuilder<>& b, llvm::Function* f) {
     llvm::Value* s = b.CreateTrunc(f->getArg(1), b.getInt16Ty());
     b.CreateStore(b.CreateAdd(s, b.getInt16(3)), f->getArg(2));
   }));
-  EXPECT_TRUE(Narrow([](llvm::IRBuilder<>& b, llvm::Function* f) {
+  EXPECT_TRUE(HasNarrowIn([](llvm::IRBuilder<>& b, llvm::Function* f) {
     llvm::Value* s = b.CreateTrunc(f->getArg(1), b.getInt8Ty());
     b.CreateStore(b.CreateICmpULT(s, b.getInt8(3)), f->getArg(2));
   }));
-  EXPECT_TRUE(Narrow([](llvm::IRBuilder<>& b, llvm::Function* f) {
+  EXPECT_TRUE(HasNarrowIn([](llvm::IRBuilder<>& b, llvm::Function* f) {
     llvm::Value* h = b.CreateFPTrunc(f->getArg(0), b.getHalfTy());
     b.CreateStore(b.CreateIntrinsic(llvm::Intrinsic::fma, {b.getHalfTy()}, {h, h, h}), f->getArg(2));
   }));
-  EXPECT_TRUE(Narrow([](llvm::IRBuilder<>& b, llvm::Function* f) {
+  EXPECT_TRUE(HasNarrowIn([](llvm::IRBuilder<>& b, llvm::Function* f) {
     llvm::Value* h = b.CreateFPTrunc(f->getArg(0), b.getHalfTy());
     b.CreateStore(b.CreateSelect(b.getTrue(), h, h), f->getArg(2));
   }));
