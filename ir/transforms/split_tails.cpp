@@ -20,6 +20,7 @@
 #include <optional>
 #include <set>
 
+#include "ir/linear_form.h"
 #include "ir/mutator.h"
 #include "ir/predicable.h"
 #include "ir/register_words.h"
@@ -77,13 +78,31 @@ class Split : public Mutator {
     return Mutator::Visit(a, self);
   }
 
+  // The lets in scope, for DecidedOnceUnrolled; a Seq's go out of scope at
+  // its end.
+  Stmt Visit(const Seq* s, const Stmt& self) override {
+    size_t mark = let_log_.size();
+    Stmt out = Mutator::Visit(s, self);
+    for (size_t k = mark; k < let_log_.size(); ++k) scope_lets_.erase(let_log_[k]);
+    let_log_.resize(mark);
+    return out;
+  }
+
+  Stmt Visit(const LetStmt* l, const Stmt& self) override {
+    if (!l->var->is_mutable && l->value && Substitutable(l->value)) {
+      scope_lets_[l->var.get()] = l->value;
+      let_log_.push_back(l->var.get());
+    }
+    return Mutator::Visit(l, self);
+  }
+
   Stmt Visit(const For* f, const Stmt& self) override {
     if (Stmt split = SplitNest(f, self)) return split;
     // The loops inside may split on their own, with f's counter a constant
     // once f is unrolled.
     auto unrolled = NestLoop(f);
     int64_t trips = enclosing_trips_;
-    if (unrolled) enclosing_.insert(f->var.get()), enclosing_trips_ *= unrolled->trips;
+    if (unrolled) enclosing_[f->var.get()] = *unrolled, enclosing_trips_ *= unrolled->trips;
     Stmt out = Mutator::Visit(f, self);
     if (unrolled) enclosing_.erase(f->var.get()), enclosing_trips_ = trips;
     return out;
@@ -214,6 +233,7 @@ class Split : public Mutator {
       return loop;
     }
     if (auto* guard = s->as<IfStmt>()) {
+      if (DecidedOnceUnrolled(guard->cond)) return s;  // no copy keeps it
       if (Expr c = WholeNestCondition(guard->cond)) {
         *fast_cond = *fast_cond ? Binary::Make(BinaryOp::And, *fast_cond, c) : c;
         if (!PredicableStores(guard->then_body, [this](const Expr& x) { return Unrolled(x); })) branches_ = true;
@@ -221,6 +241,28 @@ class Split : public Mutator {
       }
     }
     return s;
+  }
+
+  // An equality (or inequality) whose two sides differ by a constant once
+  // the counters of the nest and of the unrolled loops around it are
+  // constants, with the lets in scope inlined: Simplify decides it in each
+  // unrolled copy (ir/linear_form.h), as `if (i == r)` in attention's row
+  // passes, i and r the lane's row plus constants. It is no guard to
+  // version the nest on: the copy without it and the copy with it would
+  // each be thrown away in half of the unrolled tasks. Checked with every
+  // counter at its first and at its last value.
+  bool DecidedOnceUnrolled(const Expr& cond) {
+    auto* eq = cond->as<Binary>();
+    if (!eq || (eq->op != BinaryOp::Eq && eq->op != BinaryOp::Ne) || !IsInteger(eq->lhs->type)) return false;
+    LetValues values = scope_lets_;
+    for (const auto& [var, value] : lets_)
+      if (Substitutable(value)) values[var] = value;
+    for (bool last : {false, true}) {
+      for (const auto* counters : {&counters_, &enclosing_})
+        for (const auto& [var, c] : *counters) values[var] = IntImm::Make(var->type, last ? c.last : c.first);
+      if (!ConstantDifference(eq->lhs, eq->rhs, values)) return false;
+    }
+    return true;
   }
 
   // A constant once the nest is unrolled: literals and the counters of
@@ -454,8 +496,10 @@ class Split : public Mutator {
 
   std::map<const Var*, Counter> counters_;
   std::map<const Var*, Expr> lets_;  // filled by Unguard, in order
+  LetValues scope_lets_;             // immutable lets in scope around the nest (Substitutable values)
+  std::vector<const Var*> let_log_;  // in order of definition, for Seq scopes
   std::set<const Buffer*> stored_;   // buffers the nest writes
-  std::set<const Var*> enclosing_;  // counters of the unrolled loops around the nest
+  std::map<const Var*, Counter> enclosing_;  // counters of the unrolled loops around the nest
   int64_t enclosing_trips_ = 1;     // the copies of the nest that they make
   bool branches_ = false;            // a guard of the nest stays a branch in the slow copy
   int64_t register_words_ = 0;

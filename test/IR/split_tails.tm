@@ -130,3 +130,32 @@ kernel staged_copy(X: f32[M, N], Y: f32[M, N]) implements copy2d
 // CHECK-NEXT: for r1 in [0, 8) {
 // CHECK: if ((gi < M) && (gj < N)) {
 // CHECK-NEXT: Y[gi, gj] = t[i, j]
+
+// An equality that Simplify decides in every unrolled copy is no guard to
+// version a nest on: `i == r` compares a fragment row with the row a pass
+// is at, both the lane's row plus constants once the loops are unrolled.
+kernel row_pass(Y: f32[16, 4]) grid(1) block(32) {
+  register s: f32[16, 8] by repeat(2, 1) * spatial(8, 4) * repeat(1, 2);
+  register m: f32[16, 4] by repeat(2, 1) * spatial(8, 4);
+  for (i, j) in repeat(2, 1) * spatial(8, 4) * repeat(1, 2) on threadIdx.x { s[i, j] = f32(i * 8 + j); }
+  for (r, t) in repeat(2, 1) * spatial(8, 4) on threadIdx.x {
+    var mx: f32 = 0.0;
+    for (i, j) in repeat(2, 1) * spatial(8, 4) * repeat(1, 2) on threadIdx.x {
+      if (i == r) { mx = max(mx, s[i, j]); }
+    }
+    m[r, t] = mx;
+  }
+  for (r, t) in repeat(2, 1) * spatial(8, 4) on threadIdx.x { Y[r, t] = m[r, t]; }
+}
+// CHECK-LABEL: kernel row_pass(
+// CHECK: var mx: f32 = 0.0
+// CHECK: for r0 in [0, 2) unroll {
+// CHECK-NEXT: for r1 in [0, 2) unroll {
+// CHECK-NEXT: let i: i32 = ((r0 * 8) + (w / 4))
+// CHECK-NEXT: if (i == r) {
+// CHECK-NEXT: mx = max(mx, s[((r0 * 2) + r1)])
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NOT: else
+// CHECK: m[r0] = mx
