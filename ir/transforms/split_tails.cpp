@@ -248,9 +248,9 @@ class Split : public Mutator {
   // constants, with the lets in scope inlined: Simplify decides it in each
   // unrolled copy (ir/linear_form.h), as `if (i == r)` in attention's row
   // passes, i and r the lane's row plus constants. It is no guard to
-  // version the nest on: the copy without it and the copy with it would
-  // each be thrown away in half of the unrolled tasks. Checked with every
-  // counter at its first and at its last value.
+  // version the nest on: each unrolled copy of the nest would keep only
+  // one of the two versions, the other built only to be thrown away.
+  // Checked with every counter at its first and at its last value.
   bool DecidedOnceUnrolled(const Expr& cond) {
     auto* eq = cond->as<Binary>();
     if (!eq || (eq->op != BinaryOp::Eq && eq->op != BinaryOp::Ne) || !IsInteger(eq->lhs->type)) return false;
