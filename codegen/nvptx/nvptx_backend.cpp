@@ -5,6 +5,7 @@
 
 #include "codegen/nvptx/lsr_gate.h"
 #include "codegen/nvptx/narrow_slp.h"
+#include "codegen/nvptx/pack_conversions.h"
 #include "codegen/nvptx/rematerialize_in_loops.h"
 
 #include <fmt/format.h>
@@ -208,7 +209,9 @@ constexpr const char kTmcPipeline[] =
     // Pairs of f16/bf16 operations (in functions that have any:
     // narrow_slp.h), runtime-unrolled serial loops.
     "tmc-narrow-slp,loop-unroll<O3>,sroa,instcombine<no-verify-fixpoint>,loop-mssa(licm<allowspeculation>),"
-    "simplifycfg),"
+    // Pairs of f32 -> f16/bf16 conversions into one (pack_conversions.h),
+    // last: InstCombine would take the vectors apart again.
+    "simplifycfg,tmc-pack-conversions),"
     // Read-only pointer arguments of device functions (ld.global.nc).
     "function-attrs,"
     "globaldce";
@@ -332,6 +335,7 @@ bool OptimizeForNvptx(llvm::Module& m, const NvptxOptions& o, std::string* error
     fpm.addPass(llvm::LoadStoreVectorizerPass());
   });
   RegisterNarrowSlp(pb, pic);
+  RegisterPackConversions(pb, pic);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
