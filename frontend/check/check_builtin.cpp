@@ -59,6 +59,24 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   return {Builtin::None, 0, 0, false};
 }
 
+// Why a built-in is only available in kernels (docs/language.md, §15), or
+// null. The checks and the code for these see the kernel's body as a whole
+// (the warpgroup that issues a wgmma or a setmaxnreg, the registers fenced
+// before a wgmma, the launch bounds setmaxnreg needs), not a function's.
+const char* WhyKernelOnly(const std::string& n) {
+  if (n == "wgmma" || n == "wgmma_t" || n == "wgmma_fence" || n == "wgmma_commit" || n == "wgmma_wait")
+    return "wgmma's warpgroup, fences and groups are checked over the kernel's body";
+  if (n == "setmaxnreg_inc" || n == "setmaxnreg_dec")
+    return "the kernel's launch bounds and warpgroups are checked over its body";
+  if (n == "tma_store_commit" || n == "tma_store_wait")
+    return "the kernel's tma_stores are checked over its body";
+  if (n == "cluster_rank") return "a function does not know the kernel's cluster";
+  if (n == "mbarrier_init" || n == "mbarrier_arrive" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait" ||
+      n == "tma_load" || n == "tma_store")
+    return "its mbarriers and tensor maps are the kernel's";
+  return nullptr;
+}
+
 }  // namespace
 
 ExprInfo Checker::CheckCall(ast::CallExpr* e) {
@@ -138,6 +156,12 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
   if (b.device_only && body_ != BodyKind::Kernel && body_ != BodyKind::Func) {
     diags_.Report(e->callee.range, DiagKind::BuiltinOutsideKernel, name);
     return ErrorInfo();
+  }
+  if (body_ == BodyKind::Func) {
+    if (const char* why = WhyKernelOnly(name)) {
+      diags_.Report(e->callee.range, DiagKind::BuiltinOnlyInKernels, name, why);
+      return ErrorInfo();
+    }
   }
   if (b.kind == Builtin::Mapping) {
     MappingAtom::Kind k = name == "spatial"       ? MappingAtom::Kind::Spatial

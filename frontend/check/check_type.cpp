@@ -359,6 +359,11 @@ void Checker::DeclareParams(const std::vector<ast::Param>& params, bool read_onl
       s.type = types_.Error();
     } else if (p.by) {
       s.type = DistributeBy(s.type, p.by);
+    } else if (body_ == BodyKind::Func && s.type->IsTensor() && s.type->layout.kind != Layout::Kind::RowMajor) {
+      // Calls pass row-major tensors only (FuncArgLayout), and the body
+      // would index one with the declared layout.
+      diags_.Report(p.type.layout->range, DiagKind::FuncParamLayout, p.name.name, s.type->layout.ToString());
+      s.type = types_.Error();
     }
     s.kind = p.type.is_tensor ? Symbol::Kind::Tensor : Symbol::Kind::Value;
     s.is_read_only_tensor = read_only && p.type.is_tensor;

@@ -118,3 +118,12 @@ kernel k(A: f32[M, K]) block(32) {
   let z = r[0];            // expected-error {{'r' has rank 2 but is indexed with 1 index}}
   let q = v + 1.0;         // expected-error {{}}
 }
+
+// -----
+// Nor can a function declare another layout for a parameter: calls pass
+// row-major tensors, which its body would index with that layout.
+
+func by_column(s: shared f32[8, 32] col_major, r: i32) -> f32 { return s[r, 0]; }  // expected-error {{a function indexes its tensor parameters row-major; parameter 's' cannot be declared 'col_major'}}
+func swizzled(s: shared f32[8, 32] swizzle(3, 2, 3)) { s[0, 0] = 1.0; }  // expected-error {{parameter 's' cannot be declared 'swizzle(3, 2, 3)'}}
+func global_strided(X: f32[R, C] strided(1, R)) -> f32 { return X[0, 0]; }  // expected-error {{parameter 'X' cannot be declared 'strided(1, R)'}}
+func written_row_major(X: f32[R, C] row_major) -> f32 { return X[0, 0]; }

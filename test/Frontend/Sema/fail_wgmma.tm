@@ -66,3 +66,22 @@ kernel regs(X: f32[N]) block(128) {
   setmaxnreg_dec(100);  // expected-error {{setmaxnreg_dec takes a register count from 24 to 256 that is a multiple of 8, not 100}}
   setmaxnreg_dec(40);
 }
+
+// -----
+
+// The warpgroup, TMA-store and cluster built-ins are the kernel's: its
+// checks (whole warpgroups, launch bounds for setmaxnreg, register fences)
+// see its body, not a function's. mbarriers and tensor maps cannot reach
+// a function either.
+func give() { setmaxnreg_dec(40); }  // expected-error {{'setmaxnreg_dec' is only available in kernels, not in device functions (the kernel's launch bounds and warpgroups are checked over its body)}}
+func sync_wgmma() {
+  wgmma_fence();      // expected-error {{'wgmma_fence' is only available in kernels, not in device functions (wgmma's warpgroup, fences and groups are checked over the kernel's body)}}
+  wgmma_commit();     // expected-error {{'wgmma_commit' is only available in kernels}}
+  wgmma_wait(0);      // expected-error {{'wgmma_wait' is only available in kernels}}
+  tma_store_commit(); // expected-error {{'tma_store_commit' is only available in kernels, not in device functions (the kernel's tma_stores are checked over its body)}}
+  tma_store_wait(0);  // expected-error {{'tma_store_wait' is only available in kernels}}
+  setmaxnreg_inc(240); // expected-error {{'setmaxnreg_inc' is only available in kernels}}
+}
+func rank() -> i32 { return cluster_rank(); }  // expected-error {{'cluster_rank' is only available in kernels, not in device functions (a function does not know the kernel's cluster)}}
+// fence_proxy_async and cluster_sync are for functions too.
+func publish() { fence_proxy_async(); cluster_sync(); }
