@@ -29,7 +29,8 @@ void Checker::CheckStmt(ast::Stmt* stmt) {
         CheckExpr(s->init);
         return;
       }
-      ExprInfo init = s->type ? CheckConverted(s->init, s->type->elem, "initializer")
+      // `let x: T = ...` with T an element-type parameter: its value here.
+      ExprInfo init = s->type ? CheckConverted(s->init, ElemOf(*s->type, type_bindings_), "initializer")
                               : CheckExpr(s->init);
       const Type* t = init.type;
       if (!init.IsError()) {
@@ -65,8 +66,8 @@ void Checker::CheckStmt(ast::Stmt* stmt) {
       } else if (!s->type && !s->init) {
         diags_.Report(s->name.range, DiagKind::VarNeedsType, s->name.name);
       } else if (s->type) {
-        t = types_.Scalar(s->type->elem);
-        if (s->init) CheckConverted(s->init, s->type->elem, "initializer");
+        t = types_.Scalar(ElemOf(*s->type, type_bindings_));
+        if (s->init) CheckConverted(s->init, t->scalar, "initializer");
       } else {
         ExprInfo init = CheckExpr(s->init);
         if (!init.IsError()) {

@@ -17,6 +17,9 @@
 // RUN: %tmc %s --all-candidates -o %t/all --kernel vadd 2>&1 | FileCheck %s --check-prefix=ALL
 // RUN: ls %t/all | FileCheck %s --check-prefix=FILES
 // RUN: FileCheck %s --check-prefix=INDEX < %t/all/index.json
+// RUN: %tmc run %s --kernel add_typed --shape N=300 | FileCheck %s
+// RUN: %tmc run %s --kernel add_typed --shape N=129 -D T=bf16 | FileCheck %s
+// RUN: %tmc %s --kernel add_typed -D T=bf16 --emit=ptx --arch=sm_90a | FileCheck %s --check-prefix=LETT
 // RUN: not %tmc %s -D T=64 2>&1 | FileCheck %s --check-prefix=BADT
 // RUN: not %tmc %s -D V=f16 2>&1 | FileCheck %s --check-prefix=BADV
 // CHECK: unwritten:  0 of
@@ -44,6 +47,26 @@ kernel vadd<T: type in [f16, bf16, f32], V: int in [1, 2, 4] = 2>(X: T[N], Y: T[
     }
   }
 }
+
+// `let x: T` and `var x: T` are of the instance's element type (they were
+// f32 once, which made `X[g] + b` an error and computed in f32 elsewhere).
+op add_one<T>(X: T[N]) -> T[N] { out[i] = X[i] + 1.0; }
+kernel add_typed<T: type in [f16, bf16, f32] = f16>(X: T[N], Y: T[N]) implements add_one
+    grid(cdiv(N, 128)) block(128)
+{
+  let g = blockIdx.x * 128 + threadIdx.x;
+  let half: T = 0.5;
+  var acc: T = 0.25;
+  if (g < N) {
+    acc = acc + X[g];
+    Y[g] = acc + half + T(0.25);
+  }
+}
+// LETT-LABEL: .entry add_typed(
+// LETT-NOT: cvt.f32
+// LETT: add.{{(rn.)?}}bf16
+// LETT-NOT: cvt.f32
+// LETT: ret;
 
 // 16-byte zero-filling copies of any element type: sizeof(T) gives the
 // elements per copy and the bytes left in the row.
