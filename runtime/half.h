@@ -6,6 +6,8 @@
 namespace tmc::runtime {
 using tmc::Bf16ToFloat;
 using tmc::FloatToBf16;
+using tmc::DoubleToBf16;
+using tmc::DoubleToHalf;
 using tmc::FloatToHalf;
 using tmc::HalfToFloat;
 }  // namespace tmc::runtime

@@ -86,8 +86,8 @@ void SetElement(void* data, tmc_dtype t, int64_t i, double v) {
     case TMC_U32: put(static_cast<uint32_t>(v)); break;
     case TMC_I64: put(static_cast<int64_t>(v)); break;
     case TMC_U64: put(static_cast<uint64_t>(v)); break;
-    case TMC_F16: put(FloatToHalf(static_cast<float>(v))); break;
-    case TMC_BF16: put(FloatToBf16(static_cast<float>(v))); break;
+    case TMC_F16: put(DoubleToHalf(v)); break;
+    case TMC_BF16: put(DoubleToBf16(v)); break;
     case TMC_F32: put(static_cast<float>(v)); break;
     case TMC_F64: put(v); break;
   }

@@ -52,4 +52,23 @@ inline uint16_t FloatToBf16(float f) {
   return static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
 }
 
+// `d` rounded to float toward zero, with the lowest bit set when that is
+// inexact ("round to odd"). Float keeps 13 more significant bits than half
+// and 16 more than bfloat16, so rounding this float to either to nearest
+// gives `d` rounded once, as a conversion from double does; rounding `d` to
+// the nearest float first could round twice (1 + 2^-11 + 2^-40 to half).
+inline float DoubleToFloatOdd(double d) {
+  float f = static_cast<float>(d);
+  if (std::isnan(d) || static_cast<double>(f) == d) return f;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  bits |= 1;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+inline uint16_t DoubleToHalf(double d) { return FloatToHalf(DoubleToFloatOdd(d)); }
+inline uint16_t DoubleToBf16(double d) { return FloatToBf16(DoubleToFloatOdd(d)); }
+
 }  // namespace tmc

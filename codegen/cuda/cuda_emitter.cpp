@@ -555,8 +555,12 @@ class Printer {
       }
       case ExprKind::Cast: {
         auto* c = e->as<Cast>();
+        // An f32 constant is a float before it is converted (as in LLVM).
         if (auto* f = c->operand->as<FloatImm>())
-          if (auto bits = NarrowConstant(e->type, f->value)) return *bits;
+          if (auto bits = NarrowConstant(e->type, f->type == ScalarKind::F32
+                                                      ? static_cast<double>(static_cast<float>(f->value))
+                                                      : f->value))
+            return *bits;
         if (auto i = AsConstInt(c->operand); i && *i >= -(1 << 24) && *i <= (1 << 24))
           if (auto bits = NarrowConstant(e->type, static_cast<double>(*i))) return *bits;
         std::string v = Expr(c->operand);
@@ -585,13 +589,12 @@ class Printer {
 
   // A half or bfloat16 constant as its bits: a constexpr __half_raw, not a
   // conversion at run time (cuda_fp16 converts with inline assembly that
-  // nvcc cannot fold). Only for values float holds exactly, so that
-  // rounding float to the type is the one rounding of the conversion.
+  // nvcc cannot fold, and through float, which can round twice). `v`
+  // rounded once to the type, as LLVM folds the constant in the PTX path.
   static std::optional<std::string> NarrowConstant(ScalarKind t, double v) {
-    if (!Narrow(t) || !(static_cast<double>(static_cast<float>(v)) == v || std::isnan(v))) return std::nullopt;
-    float f = static_cast<float>(v);
-    if (t == ScalarKind::F16) return fmt::format("__half(__half_raw{{0x{:04x}u}})", FloatToHalf(f));
-    return fmt::format("__nv_bfloat16(__nv_bfloat16_raw{{0x{:04x}u}})", FloatToBf16(f));
+    if (t == ScalarKind::F16) return fmt::format("__half(__half_raw{{0x{:04x}u}})", DoubleToHalf(v));
+    if (t == ScalarKind::BF16) return fmt::format("__nv_bfloat16(__nv_bfloat16_raw{{0x{:04x}u}})", DoubleToBf16(v));
+    return std::nullopt;
   }
 
   std::string Call(const ir::Call* c) {

@@ -18,6 +18,24 @@ kernel special(H: f16[4], B: bf16[4]) block(4) {
 // CHECK: = (__half)(H[{{.*}}] - __half(__half_raw{0x7c00u}));
 // CHECK: = (__nv_bfloat16)(B[{{.*}}] * __nv_bfloat16(__nv_bfloat16_raw{0x{{7f|ff}}c0u}));
 
+// Constants that are not f16 or bf16 values are their bits too, rounded
+// once from the double as the PTX path's LLVM folds them: 0.1 and 1/3 were
+// converted at run time through float, and 1 + 2^-11 + 2^-40, just above
+// the midpoint of 1.0 and 1 + 2^-10, rounded twice to 1.0 (0x3c00).
+kernel inexact(H: f16[4], B: bf16[4]) block(4) {
+  let t = threadIdx.x;
+  H[t] = H[t] * 0.1 + f16(1.0 / 3.0) + f16(1.0004882812509095);
+  B[t] = B[t] * 0.3 + bf16(0.1);
+}
+// CHECK-LABEL: inexact(
+// CHECK-NOT: (__half)({{[0-9]}}
+// CHECK: __half(__half_raw{0x2e66u})
+// CHECK-SAME: __half(__half_raw{0x3555u})
+// CHECK-SAME: __half(__half_raw{0x3c01u})
+// CHECK-NOT: (__nv_bfloat16)({{[0-9]}}
+// CHECK: __nv_bfloat16(__nv_bfloat16_raw{0x3e9au})
+// CHECK-SAME: __nv_bfloat16(__nv_bfloat16_raw{0x3dcdu})
+
 kernel nested(X: i32[4], Y: i8[4], Z: f16[4], U: u16[4]) block(4) {
   let t = threadIdx.x;
   let x = X[t];

@@ -574,6 +574,33 @@ TEST(Half, ConvertsExactlyAndRoundsToNearestEven) {
   EXPECT_EQ(FloatToBf16(1.0f + 1.0f / 256), 0x3f80);   // a tie rounds to even
 }
 
+// From double, rounded once: just above or below the midpoint of two
+// neighbouring halves (bfloat16s) goes to the nearer one, where rounding to
+// float first lands on the midpoint and ties to even (reference values
+// stored into f16 outputs, f16 constants of the CUDA C emitter).
+TEST(Half, ConvertsFromDoubleRoundingOnce) {
+  for (uint32_t h = 0; h < 0x7bff; ++h) {
+    double lo = HalfToFloat(static_cast<uint16_t>(h)), hi = HalfToFloat(static_cast<uint16_t>(h + 1));
+    double mid = (lo + hi) / 2;
+    ASSERT_EQ(DoubleToHalf(std::nextafter(mid, 1e300)), h + 1) << h;
+    ASSERT_EQ(DoubleToHalf(std::nextafter(mid, -1e300)), h) << h;
+    ASSERT_EQ(DoubleToHalf(mid), (h & 1) ? h + 1 : h) << h;
+    ASSERT_EQ(DoubleToHalf(-lo), h | 0x8000) << h;
+  }
+  EXPECT_EQ(DoubleToHalf(1.0 + 1.0 / 2048 + std::ldexp(1.0, -40)), 0x3c01);
+  EXPECT_EQ(DoubleToHalf(1e300), 0x7c00);
+  EXPECT_EQ(DoubleToHalf(1e-300), 0x0000);
+  EXPECT_TRUE(std::isnan(HalfToFloat(DoubleToHalf(NAN))));
+  for (uint32_t b = 0x0001; b < 0x7f7f; b += 7) {
+    double lo = Bf16ToFloat(static_cast<uint16_t>(b)), hi = Bf16ToFloat(static_cast<uint16_t>(b + 1));
+    double mid = (lo + hi) / 2;
+    ASSERT_EQ(DoubleToBf16(std::nextafter(mid, 1e300)), b + 1) << b;
+    ASSERT_EQ(DoubleToBf16(std::nextafter(mid, -1e300)), b) << b;
+    ASSERT_EQ(DoubleToBf16(mid), (b & 1) ? b + 1 : b) << b;
+  }
+  EXPECT_EQ(DoubleToBf16(1e300), 0x7f80);
+}
+
 // A tensor-map parameter: its box and swizzle from the metadata, and the
 // 16-byte row pitch its encoding needs checked before every launch.
 TEST(RuntimeMetadata, ReadsTensorMaps) {
