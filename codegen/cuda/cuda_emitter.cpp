@@ -135,6 +135,8 @@ template <typename T> static __device__ __forceinline__ T tmc_abs(T a) { return 
 
 class Printer {
  public:
+  explicit Printer(bool fp_contract) : fp_contract_(fp_contract) {}
+
   std::string Run(const Module& m) {
     // Every device function is declared before any body, so that the
     // bodies may call each other in any order.
@@ -543,6 +545,13 @@ class Printer {
           minmax_helpers_ = true;
           return fmt::format("tmc_{}<{}>({}, {})", mn ? "min" : "max", CType(t), l, r);
         }
+        // -ffp-contract=off: nvcc contracts `a * b + c` (--fmad=true) but
+        // never the _rn intrinsics, whose results are each rounded.
+        if (!fp_contract_ && IsFloat(t) && (b->op == BinaryOp::Add || b->op == BinaryOp::Sub || b->op == BinaryOp::Mul)) {
+          const char* op = b->op == BinaryOp::Add ? "add" : b->op == BinaryOp::Sub ? "sub" : "mul";
+          const char* prefix = t == ScalarKind::F32 ? "__f" : t == ScalarKind::F64 ? "__d" : "__h";
+          return fmt::format("{}{}_rn({}, {})", prefix, op, l, r);
+        }
         // Small integer types promote to int in C: convert the result back.
         std::string s = fmt::format("({} {} {})", l, Spelling(b->op), r);
         if (!IsComparison(b->op) && (ScalarBits(t) < 32 || Narrow(t)) && t != ScalarKind::Bool)
@@ -712,6 +721,7 @@ class Printer {
   std::string out_;
   const ir::Function* fn_ = nullptr;
   bool atomic_helpers_ = false;
+  const bool fp_contract_;
   bool minmax_helpers_ = false;
   std::map<const Buffer*, std::string> buffer_names_;  // declared in this function (BufName)
   std::map<std::string, int> declared_;                // declarations per source name
@@ -721,6 +731,6 @@ class Printer {
 
 }  // namespace
 
-std::string EmitCuda(const ir::Module& m) { return Printer().Run(m); }
+std::string EmitCuda(const ir::Module& m, bool fp_contract) { return Printer(fp_contract).Run(m); }
 
 }  // namespace tmc::codegen

@@ -10,7 +10,9 @@ namespace tmc::codegen {
 
 /// CUDA C++ source for every function of `m`, after the lowering pipeline:
 /// kernels are `extern "C" __global__` with `__launch_bounds__` from their
-/// block size, device functions `static __device__`.
-std::string EmitCuda(const ir::Module& m);
+/// block size, device functions `static __device__`. Without `fp_contract`
+/// (-ffp-contract=off) float additions, subtractions and multiplications
+/// are the _rn intrinsics (`__fmul_rn`), which nvcc never fuses into an fma.
+std::string EmitCuda(const ir::Module& m, bool fp_contract = true);
 
 }  // namespace tmc::codegen

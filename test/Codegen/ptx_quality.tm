@@ -13,6 +13,11 @@
 // RUN: %tmc %s --emit=cuda | FileCheck %s --check-prefix=CUDA
 // RUN: rm -rf %t && mkdir %t && %tmc %s --emit=cuda -o %t/k.cu && %nvcc -arch=sm_90a -ptx %t/k.cu -o %t/k.ptx
 // RUN: FileCheck %s --check-prefix=NVCC < %t/k.ptx
+// -ffp-contract=off in the CUDA C path: the _rn intrinsics, which nvcc
+// does not fuse (a * b + c was contracted by nvcc as in the default).
+// RUN: %tmc %s --emit=cuda -ffp-contract=off -o %t/off.cu && %nvcc -arch=sm_90a -ptx %t/off.cu -o %t/off.ptx
+// RUN: FileCheck %s --check-prefix=CUDAOFF < %t/off.cu
+// RUN: FileCheck %s --check-prefix=NVCCOFF < %t/off.ptx
 // Run on the CPU executor at a shape that divides no tile: the results
 // do not depend on the contraction beyond the default tolerance.
 // RUN: %tmc run %s --kernel dot_rows --shape R=37,C=45 | FileCheck %s --check-prefix=RESULT
@@ -48,6 +53,17 @@ kernel dot_rows(A: f32[R, C], B: f32[R, C], Y: f32[R]) implements row_dot
     if (gr < R) { Y[gr] = s[r, 1]; }
   }
 }
+// CUDAOFF-LABEL: void {{.*}}dot_rows(
+// CUDAOFF: __fadd_rn({{.*}}, __fmul_rn(
+// CUDAOFF-LABEL: void {{.*}}axpy_half(
+// CUDAOFF: __hsub_rn(__hadd_rn(__hmul_rn(
+// NVCCOFF-LABEL: .entry dot_rows(
+// NVCCOFF-NOT: fma.rn
+// NVCCOFF: mul.rn.f32
+// NVCCOFF: add.rn.f32
+// NVCCOFF-LABEL: .entry axpy_half(
+// NVCCOFF-NOT: fma.rn
+// NVCCOFF: ret;
 // CHECK-LABEL: .entry dot_rows(
 // CHECK: mul.wide.s32
 // CHECK: fma.rn.f32
@@ -62,6 +78,12 @@ kernel dot_rows(A: f32[R, C], B: f32[R, C], Y: f32[R]) implements row_dot
 // WIDE-NOT: mul.wide.s32
 // WIDE: mul.lo.s64
 // BAD: error: invalid value 'maybe' in '-ffp-contract=maybe'; expected fast or off
+
+// f16: two roundings without contraction too (the CUDA C path's __hmul_rn).
+kernel axpy_half(X: f16[N], Y: f16[N], a: f16) grid(cdiv(N, 128)) block(128) {
+  let g = blockIdx.x * 128 + threadIdx.x;
+  if (g < N) { Y[g] = a * X[g] + Y[g] - X[g]; }
+}
 // RESULT: result:{{ +}}PASS
 
 kernel fragments(A: f16[16, 16], C: f32[16, 8]) block(32) {

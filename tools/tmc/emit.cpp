@@ -104,7 +104,7 @@ std::string EmitModule(const sema::CheckedModule& m, const Options& o, Diagnosti
   if (o.emit == "ir") return ir::Print(*module);
   if (o.emit == "cuda") {
     StageTimer timer("CUDA C emission");
-    return codegen::EmitCuda(*module);
+    return codegen::EmitCuda(*module, o.fp_contract);
   }
   if (o.emit == "meta") return codegen::KernelMetadataJson(*module, o.arch);
 
