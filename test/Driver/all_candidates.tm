@@ -12,6 +12,9 @@
 // RUN: test -f %t3/copy.cu
 // RUN: rm -rf %t5 && %tmc %s --all-candidates -D T=32,128 -D S=1,1024 -o %t5 2>&1 | FileCheck %s --check-prefix=LIST
 // RUN: FileCheck %s --check-prefix=LISTINDEX < %t5/index.json
+// A value listed twice is one candidate (two wrote one file).
+// RUN: rm -rf %t7 && %tmc %s --all-candidates -D T=32,128,32 -D S=1,1,1024 -o %t7 2>&1 | FileCheck %s --check-prefix=LIST
+// RUN: rm -rf %t8 && %tmc %s --all-candidates -D T=64,64 -o %t8 -j 1 2>&1 | FileCheck %s --check-prefix=FIXED
 // RUN: not %tmc %s -D T=32,128 2>&1 | FileCheck %s --check-prefix=LISTALONE
 // Cubins: ptxas runs on several threads at once, each in its own directory.
 // RUN: rm -rf %t6 && %tmc %s --all-candidates --kernel tile -D S=1 --emit=cubin -j 3 -o %t6 2>&1 | FileCheck %s --check-prefix=CUBIN

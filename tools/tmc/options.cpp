@@ -154,7 +154,8 @@ bool AddDefine(Options* o, const std::string& v, std::string* error) {
     else if (auto type = ParseScalar(one)) n = EncodeTypeValue(*type);  // an element-type parameter's value
     else if (!ParseInt(one, &n))
       return Error(error, "-D value of '" + name + "' must be an integer, a bool or a scalar type");
-    values.push_back(n);
+    // A value listed twice is one candidate (not two writing one file).
+    if (std::find(values.begin(), values.end(), n) == values.end()) values.push_back(n);
   }
   o->defines[name] = values.front();
   if (values.size() > 1) o->define_lists[name] = values;
