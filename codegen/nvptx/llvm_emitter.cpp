@@ -1692,9 +1692,22 @@ class Emitter {
   // and runs wgmma at once.
   llvm::Value* InlinePtx(const char* text) {
     if (o_.host) return b_.getInt32(0);
-    auto* type = llvm::FunctionType::get(b_.getVoidTy(), false);
-    b_.CreateCall(type, llvm::InlineAsm::get(type, text, "~{memory}", /*hasSideEffects=*/true));
+    CallAsm(llvm::FunctionType::get(b_.getVoidTy(), false), text, "~{memory}", {});
     return b_.getInt32(0);
+  }
+
+  // Inline PTX with side effects. A `.sync.aligned` instruction, which the
+  // whole warp or warpgroup executes together (wgmma and its fence, commit
+  // and wait, setmaxnreg), is a convergent call, which LLVM does not move
+  // across control flow: SimplifyCFG hoisted the wgmma_fence that begins
+  // both branches of an if above it and sank their commits below, leaving
+  // the fence, the wgmma and the commit in three blocks, and ptxas then
+  // serializes them with a warpgroup arrive of its own (C7519).
+  llvm::CallInst* CallAsm(llvm::FunctionType* type, const std::string& text, const std::string& constraints,
+                          llvm::ArrayRef<llvm::Value*> operands) {
+    llvm::CallInst* call = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints, /*hasSideEffects=*/true), operands);
+    if (text.find(".aligned") != std::string::npos) call->addFnAttr(llvm::Attribute::Convergent);
+    return call;
   }
 
   // wgmma.fence, wgmma.commit_group, wgmma.wait_group N. The accumulators
@@ -1762,7 +1775,7 @@ class Emitter {
     }
     auto* result = llvm::StructType::get(ctx_, types);
     auto* type = llvm::FunctionType::get(n == 1 ? types[0] : static_cast<llvm::Type*>(result), types, false);
-    llvm::Value* r = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints + "~{memory}", true), operands);
+    llvm::Value* r = CallAsm(type, text, constraints + "~{memory}", operands);
     auto out = [&](size_t i) { return n == 1 ? r : b_.CreateExtractValue(r, static_cast<unsigned>(i)); };
     for (size_t i = 0; i < halves.size(); ++i) {
       const Buffer& buf = *halves[i].first;
@@ -1798,7 +1811,7 @@ class Emitter {
       operands.push_back(v);
     }
     auto* type = llvm::FunctionType::get(result, params, false);
-    llvm::Value* r = b_.CreateCall(type, llvm::InlineAsm::get(type, text, constraints, /*hasSideEffects=*/true), operands);
+    llvm::Value* r = CallAsm(type, text, constraints, operands);
     for (size_t i = 0; i < slots.size(); ++i)
       b_.CreateStore(slots.size() == 1 ? r : b_.CreateExtractValue(r, static_cast<unsigned>(i)), slots[i]);
   }

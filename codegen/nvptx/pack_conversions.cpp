@@ -8,6 +8,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/PassInstrumentation.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Utils/Local.h>
@@ -27,6 +28,19 @@ llvm::Value* RoundedFloat(llvm::Value* v) {
   auto* trunc = llvm::dyn_cast_or_null<llvm::FPTruncInst>(v);
   if (!trunc || !trunc->getOperand(0)->getType()->isFloatTy()) return nullptr;
   return trunc->getOperand(0);
+}
+
+// The 32-bit value whose lower (`upper`: upper) 16 bits `v` is, or null:
+// `bitcast (trunc x)`, `bitcast (trunc (lshr x, 16))`, or lane 0 (1) of
+// `bitcast x` to a vector of two.
+llvm::Value* HalfOf(llvm::Value* v, bool upper) {
+  using namespace llvm::PatternMatch;
+  llvm::Value* x = nullptr;
+  bool matched = upper ? match(v, m_BitCast(m_Trunc(m_LShr(m_Value(x), m_SpecificInt(16))))) ||
+                             match(v, m_ExtractElt(m_BitCast(m_Value(x)), m_SpecificInt(1)))
+                       : match(v, m_BitCast(m_Trunc(m_Value(x)))) ||
+                             match(v, m_ExtractElt(m_BitCast(m_Value(x)), m_SpecificInt(0)));
+  return matched && x->getType()->isIntegerTy(32) ? x : nullptr;
 }
 
 // The lanes of the vector built by the chain of insertelements that ends
@@ -58,13 +72,15 @@ bool ChainLanes(llvm::InsertElementInst* last, std::vector<llvm::Value*>* lanes)
 }
 
 // Whether lanes `lo` and `hi` of a pair can be one conversion of two
-// floats: both rounded floats; or, as the incoming values of `phi`s below
+// floats: both rounded floats; the two halves of one 32-bit value, which
+// is the pair as it is; or, as the incoming values of `phi`s below
 // (`nested`), both constants; or two phis of one block, used only here,
 // whose incoming pairs are such pairs (at least one of conversions): the
 // f16 tile of an epilogue after a loop that may run zero times, its lanes
 // zero on the way around the loop.
 bool CanPack(llvm::Value* lo, llvm::Value* hi, bool nested) {
   if (RoundedFloat(lo) && RoundedFloat(hi)) return true;
+  if (llvm::Value* word = HalfOf(lo, false); word && word == HalfOf(hi, true)) return true;
   if (nested) return llvm::isa<llvm::Constant>(lo) && llvm::isa<llvm::Constant>(hi);
   auto* plo = llvm::dyn_cast_or_null<llvm::PHINode>(lo);
   auto* phi = llvm::dyn_cast_or_null<llvm::PHINode>(hi);
@@ -76,7 +92,7 @@ bool CanPack(llvm::Value* lo, llvm::Value* hi, bool nested) {
     llvm::Value* in_lo = plo->getIncomingValue(k);
     llvm::Value* in_hi = phi->getIncomingValue(other);
     if (!CanPack(in_lo, in_hi, true)) return false;
-    converts |= RoundedFloat(in_lo) != nullptr;
+    converts |= RoundedFloat(in_lo) != nullptr || HalfOf(in_lo, false) != nullptr;
   }
   return converts;
 }
@@ -91,6 +107,8 @@ llvm::Value* Pack(llvm::Value* lo, llvm::Value* hi, llvm::FixedVectorType* pair_
     // of d (lane 1) and b in the lower (lane 0).
     return llvm::IRBuilder<>(at).CreateCall(convert, {RoundedFloat(hi), RoundedFloat(lo)});
   }
+  if (llvm::Value* word = HalfOf(lo, false); word && word == HalfOf(hi, true))
+    return llvm::IRBuilder<>(at).CreateBitCast(word, pair_type);
   if (auto* clo = llvm::dyn_cast<llvm::Constant>(lo))
     return llvm::ConstantVector::get({clo, llvm::cast<llvm::Constant>(hi)});
   // Two phis: one phi of pairs, each incoming pair built at the end of its

@@ -13,6 +13,7 @@
 #include "ir/transforms/lower_task_mappings.h"
 #include "ir/transforms/plan_shared_memory.h"
 #include "ir/transforms/simplify.h"
+#include "ir/transforms/sink_wgmma_fences.h"
 #include "ir/transforms/split_tails.h"
 #include "ir/transforms/unroll.h"
 #include "ir/verifier.h"
@@ -45,6 +46,9 @@ const std::vector<Step>& Pipeline() {
       // Fold constants, drop mapping guards that the block size proves
       // redundant, and simplify div/mod of thread indices.
       {"simplify", Simplify, {true, false}},
+      // Once unrolling and folding have removed the ifs they decide: a
+      // wgmma's fence and commit into each branch of an if around it.
+      {"sink-wgmma-fences", SinkWgmmaFences, {true, false}},
       // Only now flatten: index arithmetic is already as simple as the
       // multi-dimensional form allows.
       {"flatten-buffers", FlattenBuffers, {true, true}},

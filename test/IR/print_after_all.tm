@@ -26,4 +26,4 @@ kernel k(Y: f32[2, 32]) block(32) {
 // CUDA: __global__
 // STOP: if (w < 32)
 // STOP: Y[1, i] = 1.0
-// BAD: tmc: error: unknown pass 'nonsense' (passes: check-target-features, lower-task-mappings, split-tails, unroll, simplify, flatten-buffers, check-register-indices, check-register-memory, plan-shared-memory)
+// BAD: tmc: error: unknown pass 'nonsense' (passes: check-target-features, lower-task-mappings, split-tails, unroll, simplify, sink-wgmma-fences, flatten-buffers, check-register-indices, check-register-memory, plan-shared-memory)
