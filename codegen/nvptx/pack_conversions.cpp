@@ -36,6 +36,7 @@ llvm::Value* RoundedFloat(llvm::Value* v) {
 llvm::Value* HalfOf(llvm::Value* v, bool upper) {
   using namespace llvm::PatternMatch;
   llvm::Value* x = nullptr;
+  if (!v) return nullptr;  // a poison lane
   bool matched = upper ? match(v, m_BitCast(m_Trunc(m_LShr(m_Value(x), m_SpecificInt(16))))) ||
                              match(v, m_ExtractElt(m_BitCast(m_Value(x)), m_SpecificInt(1)))
                        : match(v, m_BitCast(m_Trunc(m_Value(x)))) ||

@@ -412,7 +412,16 @@ class Split : public Mutator {
       return l && r ? Binary::Make(BinaryOp::And, l, r) : nullptr;
     }
     if (Invariant(cond)) return Inline(cond, true);
+    // Other spellings of the same guards: `!(x >= b || y >= c)`, `b > x`.
+    if (auto* n = cond->as<Unary>(); n && n->op == UnaryOp::Not) {
+      Expr negated = Negated(n->operand);
+      return negated ? WholeNestCondition(negated) : nullptr;
+    }
     auto* cmp = cond->as<Binary>();
+    if (cmp && IsInteger(cmp->lhs->type) && Invariant(cmp->lhs) && Increasing(cmp->rhs)) {
+      std::optional<BinaryOp> mirrored = Mirrored(cmp->op);
+      return mirrored ? WholeNestCondition(Binary::Make(*mirrored, cmp->rhs, cmp->lhs)) : nullptr;
+    }
     if (!cmp || !IsInteger(cmp->lhs->type) || !Increasing(cmp->lhs) || !Invariant(cmp->rhs)) return nullptr;
     switch (cmp->op) {
       case BinaryOp::Lt:
@@ -420,6 +429,36 @@ class Split : public Mutator {
       case BinaryOp::Ge:
       case BinaryOp::Gt: return Binary::Make(cmp->op, Inline(cmp->lhs, false), Inline(cmp->rhs, false));
       default: return nullptr;
+    }
+  }
+
+  // `!e` without the negation on top, for a disjunction (De Morgan: a
+  // conjunction of negations), a negation and an integer comparison; null
+  // for anything else.
+  static Expr Negated(const Expr& e) {
+    if (auto* n = e->as<Unary>(); n && n->op == UnaryOp::Not) return n->operand;
+    auto* b = e->as<Binary>();
+    if (!b) return nullptr;
+    if (b->op == BinaryOp::Or)
+      return Binary::Make(BinaryOp::And, Unary::Make(UnaryOp::Not, b->lhs), Unary::Make(UnaryOp::Not, b->rhs));
+    if (!IsInteger(b->lhs->type)) return nullptr;  // !(x < b) is not x >= b for a NaN
+    switch (b->op) {
+      case BinaryOp::Lt: return Binary::Make(BinaryOp::Ge, b->lhs, b->rhs);
+      case BinaryOp::Le: return Binary::Make(BinaryOp::Gt, b->lhs, b->rhs);
+      case BinaryOp::Gt: return Binary::Make(BinaryOp::Le, b->lhs, b->rhs);
+      case BinaryOp::Ge: return Binary::Make(BinaryOp::Lt, b->lhs, b->rhs);
+      default: return nullptr;
+    }
+  }
+
+  // The comparison with its sides exchanged: b > x is x < b.
+  static std::optional<BinaryOp> Mirrored(BinaryOp op) {
+    switch (op) {
+      case BinaryOp::Lt: return BinaryOp::Gt;
+      case BinaryOp::Le: return BinaryOp::Ge;
+      case BinaryOp::Gt: return BinaryOp::Lt;
+      case BinaryOp::Ge: return BinaryOp::Le;
+      default: return std::nullopt;
     }
   }
 

@@ -50,6 +50,48 @@ kernel col_repeat_bound(X: f32[M, N], Y: f32[M, N]) grid(cdiv(M, 8)) block(32) {
 // CHECK-NEXT: let i: i32 = ((r1 * 4) + (w / 8))
 // CHECK-NEXT: let j: i32 = ((r0 * 8) + (w % 8))
 
+// Other spellings of the same guards: a negated disjunction (De Morgan)
+// and comparisons written bound first. Each split like `gi < M && gj < N`
+// (they kept every per-element guard, and their accesses scalar).
+kernel spelled_not(X: f32[M, N], Y: f32[M, N]) grid(cdiv(N, 16), cdiv(M, 8)) block(32) {
+  for (i, j) in spatial(4, 8) * repeat(2, 2) on threadIdx.x {
+    let gi = blockIdx.y * 8 + i;
+    let gj = blockIdx.x * 16 + j;
+    if (!(gi >= M || gj >= N)) { Y[gi, gj] = X[gi, gj]; }
+  }
+}
+// CHECK-LABEL: kernel spelled_not
+// CHECK: if (((((blockIdx.y * 8) + (((w / 8) * 2) + 1)) < M) && (((blockIdx.x * 16) + (((w % 8) * 2) + 1)) < N)) && ((N % 2) == 0)) {
+// CHECK-NOT: if (
+// CHECK: } else {
+// CHECK: if (!((gi >= M) || (gj >= N))) {
+
+kernel spelled_mirrored(X: f32[M, N], Y: f32[M, N]) grid(cdiv(N, 16), cdiv(M, 8)) block(32) {
+  for (i, j) in spatial(4, 8) * repeat(2, 2) on threadIdx.x {
+    let gi = blockIdx.y * 8 + i;
+    let gj = blockIdx.x * 16 + j;
+    if (M > gi && N >= gj + 1) { Y[gi, gj] = X[gi, gj]; }
+  }
+}
+// CHECK-LABEL: kernel spelled_mirrored
+// CHECK: if (((((blockIdx.y * 8) + (((w / 8) * 2) + 1)) < M) && ((((blockIdx.x * 16) + (((w % 8) * 2) + 1)) + 1) <= N)) && ((N % 2) == 0)) {
+// CHECK-NOT: if (
+// CHECK: } else {
+// CHECK: if ((M > gi) && (N >= (gj + 1))) {
+
+// An invariant term stays as written, negation and all (a negated float
+// comparison is not its opposite for a NaN); the negated bound is split.
+kernel float_negated(X: f32[N], Y: f32[N], lim: f32) grid(cdiv(N, 1024)) block(256) {
+  for i in spatial(256) * repeat(4) on threadIdx.x {
+    let g = blockIdx.x * 1024 + i;
+    if (!(X[0] >= lim) && !(g >= N)) { Y[g] = X[g]; }
+  }
+}
+// CHECK-LABEL: kernel float_negated
+// CHECK: if ((!(X[0] >= lim)) && (((blockIdx.x * 1024) + ((w * 4) + 3)) < N)) {
+// CHECK: } else {
+// CHECK: if ((!(X[0] >= lim)) && (!(g >= N))) {
+
 // A nest of unrolled loops is split once, at its outermost loop: the
 // condition takes every counter at its last value, and the guarded copy
 // is the nest as it was (one branch per thread's tile, not one per pair).

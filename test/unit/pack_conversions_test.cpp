@@ -120,6 +120,41 @@ TEST(PackConversions, PairsAreAlignedTo32Bits) {
   EXPECT_EQ(p.scalar_conversions, 2);
 }
 
+// The two halves of one 32-bit value, put back together: that value (the
+// A operand of a wgmma after the fence passed it through as b32), with no
+// conversion; next to a poison lane, which stays.
+TEST(PackConversions, HalvesOfOneWordAreThatWord) {
+  llvm::LLVMContext ctx;
+  Packed p = RunPass(ctx, [](llvm::IRBuilder<>& b, llvm::Function* f) {
+    llvm::Type* h = b.getHalfTy();
+    llvm::Value* word = b.CreateBitCast(f->getArg(0), b.getInt32Ty());
+    llvm::Value* lo = b.CreateBitCast(b.CreateTrunc(word, b.getInt16Ty()), h);
+    llvm::Value* hi = b.CreateBitCast(b.CreateTrunc(b.CreateLShr(word, 16), b.getInt16Ty()), h);
+    llvm::Value* v = llvm::PoisonValue::get(llvm::FixedVectorType::get(h, 4));
+    v = b.CreateInsertElement(v, b.CreateFPTrunc(f->getArg(1), h), uint64_t{1});
+    v = b.CreateInsertElement(v, lo, uint64_t{2});
+    return b.CreateInsertElement(v, hi, uint64_t{3});
+  });
+  EXPECT_TRUE(p.changed);
+  EXPECT_TRUE(p.calls.empty()) << p.text;
+  EXPECT_EQ(p.text.find("lshr"), std::string::npos) << p.text;  // the halves are gone
+  EXPECT_EQ(p.scalar_conversions, 1) << p.text;                 // lane 1, beside a poison lane 0
+}
+
+// Halves of two different words, or in the wrong order, are not a pair.
+TEST(PackConversions, HalvesOfTwoWordsAreNot) {
+  llvm::LLVMContext ctx;
+  Packed p = RunPass(ctx, [](llvm::IRBuilder<>& b, llvm::Function* f) {
+    llvm::Type* h = b.getHalfTy();
+    llvm::Value* w0 = b.CreateBitCast(f->getArg(0), b.getInt32Ty());
+    llvm::Value* w1 = b.CreateBitCast(f->getArg(1), b.getInt32Ty());
+    auto low = [&](llvm::Value* w) { return b.CreateBitCast(b.CreateTrunc(w, b.getInt16Ty()), h); };
+    auto high = [&](llvm::Value* w) { return b.CreateBitCast(b.CreateTrunc(b.CreateLShr(w, 16), b.getInt16Ty()), h); };
+    return Chain(b, h, {low(w0), high(w1), high(w0), low(w0)});
+  });
+  EXPECT_FALSE(p.changed) << p.text;
+}
+
 TEST(PackConversions, ConversionsFromDoubleAreNot) {
   llvm::LLVMContext ctx;
   Packed p = RunPass(ctx, [](llvm::IRBuilder<>& b, llvm::Function* f) {
