@@ -178,8 +178,9 @@ void Checker::CheckTypeNames(const ast::Decl* decl) {
         declared.insert("type");
       }
   // `mbarrier` names the element type of shared mbarrier arrays (ResolveType
-  // checks where), unless a type parameter takes the name.
-  if (decl->kind == ast::DeclKind::Kernel) declared.insert("mbarrier");
+  // checks where, and says where they go to a function that takes one),
+  // unless a type parameter takes the name.
+  if (decl->kind == ast::DeclKind::Kernel || decl->kind == ast::DeclKind::Func) declared.insert("mbarrier");
   auto check = [&](const ast::TypeSpec& t) {
     if (t.param && !declared.count(t.param->name)) diags_.Report(t.param->range, DiagKind::UnknownType, t.param->name);
   };

@@ -18,7 +18,10 @@ class FindHopper : public Visitor {
  protected:
   void Visit(const Call* c) override {
     if (IsHopperIntrinsic(c->intrinsic) && reported_.insert(c->intrinsic).second) {
+      // As the source spells it (the IR has one setmaxnreg with a direction).
       std::string_view name = c->intrinsic == Intrinsic::Wgmma ? "wgmma" : IntrinsicName(c->intrinsic);
+      if (c->intrinsic == Intrinsic::SetMaxNReg && c->args.size() > 1)
+        if (auto inc = AsConstInt(c->args[1])) name = *inc ? "setmaxnreg_inc" : "setmaxnreg_dec";
       SourceRange at = c->loc.IsValid() ? c->loc : at_;
       // The target, once per function (its first such instruction): wgmma
       // and its fences exist on sm_90a only; mbarriers (try_wait, expect_tx),

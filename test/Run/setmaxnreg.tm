@@ -23,8 +23,8 @@
 // PTX: setmaxnreg.inc.sync.aligned.u32 232;
 // CUDA: __launch_bounds__(384, 1)
 // CUDA: asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n" ::: "memory");
-// ARCH: error: 'setmaxnreg' needs --arch=sm_90a {{.*}} targets sm_90
-// PARTIAL: error: 'setmaxnreg' is issued by whole warpgroups of 128 threads, but kernel 'twice_ws' has blocks of 96 threads
+// ARCH: error: 'setmaxnreg_{{dec|inc}}' needs --arch=sm_90a {{.*}} targets sm_90
+// PARTIAL: error: 'setmaxnreg_{{dec|inc}}' is issued by whole warpgroups of 128 threads, but kernel 'twice_ws' has blocks of 96 threads
 
 op twice(X: f32[N]) -> f32[N] { out[i] = X[i] * 2.0; }
 

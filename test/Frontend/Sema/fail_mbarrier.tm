@@ -23,3 +23,7 @@ func peek(b: shared u64[N]) {
 
 kernel param(B: mbarrier[2]) block(32) {  // expected-error {{mbarriers are declared as a shared array in a kernel body}}
 }
+
+// A function cannot take one (the mbarrier built-ins are the kernel's):
+// one error at the type, not also "unknown type 'mbarrier'".
+func handoff(bar: shared mbarrier[1]) {}  // expected-error {{mbarriers are declared as a shared array in a kernel body, as in 'shared bar: mbarrier[STAGES];'}}
