@@ -75,6 +75,9 @@ enum {
   TMC_CPU_WGMMA_WAIT = 2,
 };
 void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t site);
+/* fence_proxy_async: the thread's earlier shared-memory writes become
+ * visible to wgmma and tma_store (counted, for --check-races). */
+void tmc_cpu_fence_proxy_async(tmc_cpu_thread* t);
 /* mbarriers: `op` one of the TMC_CPU_MBARRIER_* below on the mbarrier at
  * `bar` in shared memory (element `index` of buffer `buffer`): init with
  * `value` arrivals a phase, arrive, arrive after adding `value` expected

@@ -1121,7 +1121,12 @@ class Emitter {
       case I::Wgmma: return Wgmma(*c);
       case I::WgmmaFence: return WgmmaSync(*c, TMC_CPU_WGMMA_FENCE, 0, "wgmma.fence.sync.aligned;");
       case I::WgmmaCommit: return WgmmaSync(*c, TMC_CPU_WGMMA_COMMIT, 0, "wgmma.commit_group.sync.aligned;");
-      case I::FenceProxyAsync: return InlinePtx("fence.proxy.async.shared::cta;");
+      case I::FenceProxyAsync:
+        if (o_.host) {  // counted for --check-races (the executor's reads through the async proxy)
+          b_.CreateCall(Runtime("tmc_cpu_fence_proxy_async", b_.getVoidTy(), {b_.getPtrTy()}), {thread_});
+          return b_.getInt32(0);
+        }
+        return InlinePtx("fence.proxy.async.shared::cta;");
       case I::SetMaxNReg: {
         // A warpgroup operation; on the host the warp's lanes meet, as for wgmma's fences.
         std::string text = fmt::format("setmaxnreg.{}.sync.aligned.u32 {};", *AsConstInt(c->args[1]) ? "inc" : "dec",

@@ -166,6 +166,12 @@ struct Shadow {
   // barriers: only the issuing thread's wgmma_wait ends the read).
   int32_t async_reads = 0, async_reader = -1, async_site = -1;
   bool async_tma_store = false;  // the latest such read is a tma_store's (else a wgmma's)
+  // The latest write of the element through the generic proxy (a thread's
+  // store, a landed cp_async; not a tma_load), across barriers: its thread,
+  // site and that thread's count of fence_proxy_async calls then. Until
+  // the thread fences again, the asynchronous proxy (wgmma, tma_store) may
+  // not see it.
+  int32_t generic_writer = -1, generic_site = -1, generic_fences = 0;
   uint8_t grid_noted = 0;  // global elements: the GridAccess kinds this block told the grid shadow (bits)
 };
 
@@ -279,6 +285,7 @@ struct Fiber {
   // tma_store_wait has completed (those below): a store not completed when
   // the thread ends is reported.
   int32_t tma_store_last_group = -1, tma_store_last_site = -1, tma_store_done_below = 0;
+  int32_t proxy_fences = 0;  // fence_proxy_async calls so far
 };
 
 // An mbarrier of the block, by its shared-memory offset: the arrivals and
@@ -557,6 +564,7 @@ void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b
     f.tma_store_groups = 0;
     f.tma_store_last_group = f.tma_store_last_site = -1;
     f.tma_store_done_below = 0;
+    f.proxy_fences = 0;
     f.clock = 0;
     f.clock_epoch = f.known_epoch = -1;
     f.peer = PeerOrder{};
@@ -967,6 +975,9 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     fresh.async_reader = s.async_reader;
     fresh.async_site = s.async_site;
     fresh.async_tma_store = s.async_tma_store;
+    fresh.generic_writer = s.generic_writer;
+    fresh.generic_site = s.generic_site;
+    fresh.generic_fences = s.generic_fences;
     s = fresh;
   }
   uint8_t bit = static_cast<uint8_t>(1u << static_cast<int>(access));
@@ -1025,6 +1036,9 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     s.writer = me;
     s.writer_site = site;
     s.writer_clock = clock;
+    s.generic_writer = me;
+    s.generic_site = site;
+    s.generic_fences = g_block->fibers[static_cast<size_t>(me)].proxy_fences;
   } else if (s.reader < 0 || s.reader == me || !other(s.reader, s.reader_clock)) {
     s.reader = me;
     s.reader_site = site;
@@ -1036,6 +1050,24 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     s.reader2_atomic = atomic;
     s.reader2_clock = clock;
   }
+}
+
+// A read of the element of `sh` (`buffer`[`offset`]) through the
+// asynchronous proxy, by a wgmma or a tma_store that thread `me` issued at
+// `site`: the element's latest generic write must have been followed by a
+// fence_proxy_async of its writer, or the copy may read the old value.
+void CheckProxyFence(Shadow& sh, int32_t me, int32_t buffer, int64_t offset, int32_t site, bool tma_store) {
+  if (sh.generic_writer < 0) return;
+  if (g_block->fibers[static_cast<size_t>(sh.generic_writer)].proxy_fences != sh.generic_fences) return;
+  CpuFinding f{CpuFinding::Kind::ProxyFenceMissing};
+  f.site = site;
+  f.other_site = sh.generic_site;
+  f.buffer = buffer;
+  f.offset = offset;
+  f.thread = me;
+  f.other_thread = sh.generic_writer;
+  f.other_async_read = tma_store ? 2 : 1;
+  Record(f);
 }
 
 // A tma_load by thread `tid` (of the block of cluster rank `rank`, -1 for
@@ -1246,6 +1278,7 @@ void CompleteIfDone(Mbarrier& m, bool waiting) {
       Shadow& s = g_block->shadow[reinterpret_cast<uintptr_t>(c.dst[k].first)];
       if (s.pending == c.thread && s.pending_tma && s.pending_rank == c.rank)
         s.pending = s.pending_site = -1, s.pending_tma = false, s.pending_rank = -1;
+      s.generic_writer = -1;  // written through the asynchronous proxy: wgmma sees it
     }
   }
   m.copies.clear();
@@ -1409,6 +1442,7 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, const uint16_t* a_regs, uint64_t
     if (g_block->check_races) {
       me.wgmma_reads.push_back(WgmmaRead{p, buffer, site, me.wgmma_groups, (addr - base) / 2});
       Shadow& sh = g_block->shadow[reinterpret_cast<uintptr_t>(p)];
+      CheckProxyFence(sh, t->linear_tid, buffer, (addr - base) / 2, site, false);
       ++sh.async_reads;
       sh.async_reader = t->linear_tid;
       sh.async_site = site;
@@ -1523,6 +1557,8 @@ void tmc_cpu_mbarrier(tmc_cpu_thread* t, int32_t op, void* bar, int32_t value, i
   }
 }
 
+void tmc_cpu_fence_proxy_async(tmc_cpu_thread*) { ++tmc::runtime::Current().proxy_fences; }
+
 void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t site) {
   using namespace tmc::runtime;
   MeetWarp(t, site);  // wgmma.fence / commit_group / wait_group are .sync.aligned
@@ -1629,6 +1665,7 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       CheckRace(tid, shared, tile_buffer, tile_offset, GridAccess::Read, false, site);
       me.tma_store_reads.push_back(WgmmaRead{shared, tile_buffer, site, me.tma_store_groups, tile_offset});
       Shadow& sh = b.shadow[reinterpret_cast<uintptr_t>(shared)];
+      CheckProxyFence(sh, tid, tile_buffer, tile_offset, site, true);
       ++sh.async_reads;
       sh.async_reader = tid;
       sh.async_site = site;

@@ -54,6 +54,10 @@ struct CpuFinding {
     // `other_thread` may still access the element (at `other_site`; a
     // write when `other_write`): nothing orders that access before the issue.
     ClusterCopyRace,
+    // A wgmma or tma_store (at `site`, issued by `thread`) reading shared
+    // element `buffer`[`offset`] whose latest write, by `other_thread` at
+    // `other_site`, no fence_proxy_async of that thread followed.
+    ProxyFenceMissing,
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).

@@ -19,6 +19,7 @@ std::map<std::string, void*> ExecutorSymbols() {
           {"tmc_cpu_tma_store_sync", reinterpret_cast<void*>(&tmc_cpu_tma_store_sync)},
           {"tmc_cpu_cluster_sync", reinterpret_cast<void*>(&tmc_cpu_cluster_sync)},
           {"tmc_cpu_wgmma_sync", reinterpret_cast<void*>(&tmc_cpu_wgmma_sync)},
+          {"tmc_cpu_fence_proxy_async", reinterpret_cast<void*>(&tmc_cpu_fence_proxy_async)},
           {"tmc_cpu_cp_async", reinterpret_cast<void*>(&tmc_cpu_cp_async)},
           {"tmc_cpu_cp_async_commit", reinterpret_cast<void*>(&tmc_cpu_cp_async_commit)},
           {"tmc_cpu_cp_async_wait", reinterpret_cast<void*>(&tmc_cpu_cp_async_wait)},
@@ -162,6 +163,11 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      f.other_write ? "write" : "read")
             .Note(site(f.other_site), DiagKind::NoteClusterOtherAccess, f.other_write ? "write" : "read", f.other_thread,
                   f.other_block[0], f.other_block[1], f.other_block[2]);
+        break;
+      case runtime::CpuFinding::Kind::ProxyFenceMissing:
+        diags.Report(site(f.site), DiagKind::RunProxyFenceMissing, f.other_async_read == 2 ? "tma_store" : "wgmma",
+                     fn->name, f.thread, f.block[0], f.block[1], f.block[2], buffer(f.buffer), f.offset)
+            .Note(site(f.other_site), DiagKind::NoteUnfencedWrite, f.other_thread);
         break;
       case runtime::CpuFinding::Kind::ClusterExitUnordered:
         diags.Report(site(f.site), DiagKind::RunClusterExitUnordered, f.write ? "a multicast tma_load" : "an mbarrier_arrive",
