@@ -60,7 +60,7 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
 }
 
 // Why a built-in is only available in kernels (docs/language.md, §15), or
-// null. The checks and the code for these see the kernel's body as a whole
+// null (cluster_rank has its own error, ClusterRankInKernel). The checks and the code for these see the kernel's body as a whole
 // (the warpgroup that issues a wgmma or a setmaxnreg, the registers fenced
 // before a wgmma, the launch bounds setmaxnreg needs), not a function's.
 const char* WhyKernelOnly(const std::string& n) {
@@ -70,7 +70,6 @@ const char* WhyKernelOnly(const std::string& n) {
     return "the kernel's launch bounds and warpgroups are checked over its body";
   if (n == "tma_store_commit" || n == "tma_store_wait")
     return "the kernel's tma_stores are checked over its body";
-  if (n == "cluster_rank") return "a function does not know the kernel's cluster";
   if (n == "mbarrier_init" || n == "mbarrier_arrive" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait" ||
       n == "tma_load" || n == "tma_store")
     return "its mbarriers and tensor maps are the kernel's";

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "frontend/check/checker.h"
+#include "support/half.h"
 
 namespace tmc::sema {
 namespace {
@@ -34,6 +35,25 @@ double FloatMax(ScalarKind k) {
     case ScalarKind::BF16: return 3.3895313892515355e38;
     case ScalarKind::F32: return 3.4028234663852886e38;
     default: return HUGE_VAL;
+  }
+}
+
+// `v` as a constant of float type `t` holds it: an f32 constant is a float
+// (f64(0.1f32) is 0.10000000149011612, f16(1.0004882812509095f32) is 1.0,
+// the f32 being 1 + 2^-11 exactly), an f16 or bf16 one rounded once from
+// `v`; f64 and untyped literals stay exact.
+double RoundedTo(ScalarKind t, double v) {
+  if (std::isnan(v) || std::isinf(v)) return v;
+  switch (t) {
+    case ScalarKind::F32: {
+      // Past the largest float by half an ulp or more: infinity.
+      if (std::abs(v) >= 0x1.ffffffp127) return std::copysign(HUGE_VAL, v);
+      if (std::abs(v) > FloatMax(ScalarKind::F32)) return std::copysign(FloatMax(ScalarKind::F32), v);
+      return static_cast<double>(static_cast<float>(v));
+    }
+    case ScalarKind::F16: return HalfToFloat(DoubleToHalf(v));
+    case ScalarKind::BF16: return Bf16ToFloat(DoubleToBf16(v));
+    default: return v;
   }
 }
 
@@ -118,8 +138,8 @@ ExprInfo Checker::CheckLiteral(ast::Expr* e) {
   if (auto* b = ast::dyn_cast<ast::BoolLit>(e))
     return ExprInfo{types_.Scalar(ScalarKind::Bool), ConstValue::Bool(b->value), false, nullptr};
   if (auto* f = ast::dyn_cast<ast::FloatLit>(e)) {
-    ExprInfo info{types_.Scalar(f->suffix.value_or(ScalarKind::F32)), ConstValue::Float(f->value),
-                  !f->suffix, nullptr};
+    ExprInfo info{types_.Scalar(f->suffix.value_or(ScalarKind::F32)),
+                  ConstValue::Float(f->suffix ? RoundedTo(*f->suffix, f->value) : f->value), !f->suffix, nullptr};
     if (f->suffix && std::abs(f->value) > FloatMax(*f->suffix)) {
       diags_.Report(e->range, DiagKind::FloatLiteralOutOfRange, ScalarName(*f->suffix));
       return ErrorInfo();
@@ -190,7 +210,9 @@ ExprInfo Checker::CheckConverted(ast::Expr* e, ScalarKind to, std::string_view w
   out.untyped_literal = false;
   // A converted constant takes the target's representation.
   if (out.value && IsFloat(to) && out.value->kind == ConstValue::Kind::Int)
-    out.value = ConstValue::Float(static_cast<double>(ExactOf(info)));
+    out.value = ConstValue::Float(RoundedTo(to, static_cast<double>(ExactOf(info))));
+  else if (out.value && IsFloat(to) && out.value->kind == ConstValue::Kind::Float)
+    out.value = ConstValue::Float(RoundedTo(to, out.value->f));
   return out;
 }
 
@@ -596,11 +618,16 @@ ExprInfo Checker::Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r
   if (IsFloat(*common)) {
     double x = a.kind == ConstValue::Kind::Float ? a.f : static_cast<double>(ExactOf(l));
     double y = b.kind == ConstValue::Kind::Float ? b.f : static_cast<double>(ExactOf(r));
+    // Typed operands compute in their type: the operands (an untyped
+    // literal among them converted) and each result rounded to it.
+    bool exact = l.untyped_literal && r.untyped_literal;
+    if (!exact) x = RoundedTo(*common, x), y = RoundedTo(*common, y);
+    auto typed = [&](double v) { return ConstValue::Float(exact ? v : RoundedTo(*common, v)); };
     switch (op) {
-      case Op::Add: out.value = ConstValue::Float(x + y); break;
-      case Op::Sub: out.value = ConstValue::Float(x - y); break;
-      case Op::Mul: out.value = ConstValue::Float(x * y); break;
-      case Op::Div: out.value = ConstValue::Float(x / y); break;
+      case Op::Add: out.value = typed(x + y); break;
+      case Op::Sub: out.value = typed(x - y); break;
+      case Op::Mul: out.value = typed(x * y); break;
+      case Op::Div: out.value = typed(x / y); break;
       case Op::Lt: out.value = ConstValue::Bool(x < y); break;
       case Op::Le: out.value = ConstValue::Bool(x <= y); break;
       case Op::Gt: out.value = ConstValue::Bool(x > y); break;
@@ -685,7 +712,7 @@ ExprInfo Checker::CheckCast(ast::CastExpr* e) {
     if (e->to == ScalarKind::Bool) {
       out.value = ConstValue::Bool(c.f != 0.0);
     } else if (IsFloat(e->to)) {
-      out.value = c;
+      out.value = ConstValue::Float(RoundedTo(e->to, c.f));
     } else {
       // Float to integer truncates toward zero; the result must fit, as
       // for integer constants (`i8(300.0)` is an error like `i8(300)`).
@@ -702,7 +729,7 @@ ExprInfo Checker::CheckCast(ast::CastExpr* e) {
   if (e->to == ScalarKind::Bool) {
     out.value = ConstValue::Bool(x != 0);
   } else if (IsFloat(e->to)) {
-    out.value = ConstValue::Float(static_cast<double>(x));
+    out.value = ConstValue::Float(RoundedTo(e->to, static_cast<double>(x)));
   } else if (!ExactFits(x, e->to)) {
     diags_.Report(e->range, DiagKind::ConstOverflow, ScalarName(e->to));
     return ErrorInfo();

@@ -36,3 +36,26 @@ kernel k(U: u64[N], I: i64[N], S: i32[N], B: u8[N], F: f32[N], H: f16[N]) block(
 // CHECK: B[i] = 240u8
 // CHECK: U[i] = 18000000000000000000u64
 // CHECK: F[i] = ((f32(H[i]) + abs(1.0)) + 1.5)
+
+// A constant of a float type holds that type's value: an f32 constant is a
+// float, an f16 one a half, and typed arithmetic rounds each result to its
+// type (untyped literals stay exact). f64(f16(0.1)) was 0.1, f64(0.1f32)
+// 0.1, and f16(1.0004882812509095f32) 1 + 2^-10, though the f32 is exactly
+// 1 + 2^-11, a tie that rounds to even.
+let f32_tenth = 0.1f32;
+kernel typed_floats(D: f64[N], H: f16[N]) block(32) {
+  let i = threadIdx.x;
+  D[i] = f64(f32_tenth);
+  H[i] = f16(1.0004882812509095f32);
+  H[i] = f16(1.0004882812509095);
+  D[i] = f64(0.1f32 * 3.0);
+  D[i] = 0.1 * 3.0;
+  D[i] = f64(f16(0.1));
+}
+// CHECK-LABEL: kernel typed_floats(
+// CHECK: D[i] = 0.10000000149011612f64
+// CHECK-NEXT: H[i] = 1.0f16
+// CHECK-NEXT: H[i] = 1.0009765625f16
+// CHECK-NEXT: D[i] = 0.30000001192092896f64
+// CHECK-NEXT: D[i] = 0.30000000000000004f64
+// CHECK-NEXT: D[i] = 0.0999755859375f64

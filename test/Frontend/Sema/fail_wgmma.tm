@@ -69,7 +69,7 @@ kernel regs(X: f32[N]) block(128) {
 
 // -----
 
-// The warpgroup, TMA-store and cluster built-ins are the kernel's: its
+// The warpgroup and TMA-store built-ins are the kernel's: its
 // checks (whole warpgroups, launch bounds for setmaxnreg, register fences)
 // see its body, not a function's. mbarriers and tensor maps cannot reach
 // a function either.
@@ -82,6 +82,5 @@ func sync_wgmma() {
   tma_store_wait(0);  // expected-error {{'tma_store_wait' is only available in kernels}}
   setmaxnreg_inc(240); // expected-error {{'setmaxnreg_inc' is only available in kernels}}
 }
-func rank() -> i32 { return cluster_rank(); }  // expected-error {{'cluster_rank' is only available in kernels, not in device functions (a function does not know the kernel's cluster)}}
 // fence_proxy_async and cluster_sync are for functions too.
 func publish() { fence_proxy_async(); cluster_sync(); }
