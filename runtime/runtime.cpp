@@ -173,6 +173,7 @@ const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
     case K::ClusterExitUnordered: return "an mbarrier arrival or multicast copy not ordered before the exit of the block it reaches";
     case K::ClusterCopyRace: return "a multicast tma_load racing with another block's access";
     case K::ClusterMbarrierUnordered: return "another block's mbarrier used with no cluster_sync after its init";
+    case K::WarpgroupDivergence: return "a warpgroup instruction not executed by all four warps of the warpgroup";
     case K::ProxyFenceMissing: return "a wgmma or tma_store reading shared memory written with no fence_proxy_async after the write";
   }
   return "a fault";

@@ -13,6 +13,7 @@
 #include "runtime/half.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -327,6 +328,9 @@ struct Warp {
   int phase = 0;
   uint32_t values[2][32];
   const void* ptrs[2][32][4];
+  // The warpgroup instructions (wgmma, its fences, setmaxnreg) this warp
+  // executed, by site: the four warps of a warpgroup must agree.
+  std::unordered_map<int32_t, int64_t> group_ops;
 };
 
 struct Block {
@@ -488,6 +492,34 @@ void* InitialStack(char* stack) {
 }
 
 
+// At the end of a block: wgmma, its fences and setmaxnreg are executed by
+// the four warps of a warpgroup together (.sync.aligned over 128 threads).
+// The lanes of each warp meet at them (MeetWarp); a warp of a warpgroup
+// that executed one a different number of times than another warp of it
+// (`if (threadIdx.x < 32) { setmaxnreg_dec(40); }`) is reported, with the
+// first such site (a warp the block lacks counts as none).
+void CheckWarpgroups(Block& b) {
+  for (size_t g = 0; 4 * g < b.warps.size(); ++g) {
+    std::map<int32_t, std::array<int64_t, 4>> counts;  // by site (in order: the first reported is stable)
+    for (size_t k = 0; k < 4 && 4 * g + k < b.warps.size(); ++k)
+      for (const auto& [site, n] : b.warps[4 * g + k].group_ops) counts[site][k] = n;
+    for (const auto& [site, per_warp] : counts) {
+      auto lo = std::min_element(per_warp.begin(), per_warp.end());  // the first warp of each
+      auto hi = std::max_element(per_warp.begin(), per_warp.end());
+      if (*lo == *hi) continue;
+      CpuFinding d{CpuFinding::Kind::WarpgroupDivergence};
+      d.site = site;
+      d.thread = static_cast<int32_t>(32 * (4 * g + static_cast<size_t>(hi - per_warp.begin())));
+      d.other_thread = static_cast<int32_t>(32 * (4 * g + static_cast<size_t>(lo - per_warp.begin())));
+      d.address = *hi;  // (count is Record's: how many blocks)
+      d.extent = *lo;
+      g_block = &b;
+      Record(d);
+      return;
+    }
+  }
+}
+
 // After a scheduling round every fiber of the warp [w0, w1) is parked or
 // done. Releases the warp when all its threads wait at one warp operation
 // (true); records divergence and aborts the block when some wait at a warp
@@ -549,7 +581,10 @@ void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b
   b.bid[0] = bx;
   b.bid[1] = by;
   b.bid[2] = bz;
-  for (Warp& w : b.warps) w.phase = 0;
+  for (Warp& w : b.warps) {
+    w.phase = 0;
+    w.group_ops.clear();
+  }
   for (int32_t i = 0; i < n; ++i) {
     Fiber& f = b.fibers[static_cast<size_t>(i)];
     f.state = State::Ready;
@@ -796,8 +831,10 @@ void RunCluster(std::vector<Block>& cl) {
     std::any_of(cl.begin(), cl.end(), [](Block& b) { return ReportBarrierDivergence(b); });
     break;
   }
-  for (Block& b : cl)
+  for (Block& b : cl) {
+    if (!b.aborted) CheckWarpgroups(b);
     if (b.profile) b.profile->EndBlock();
+  }
   g_block = nullptr;
 }
 
@@ -1330,6 +1367,12 @@ void MeetWarp(tmc_cpu_thread* t, int32_t site) {
   Current().phase = g_block->warps[static_cast<size_t>(t->linear_tid / 32)].phase;
   Park(State::AtWarp, site);
 }
+
+// A warpgroup instruction at `site` that the warp of `t` executed (its
+// lanes have met there): counted once per warp, by lane 0.
+void CountWarpgroupOp(tmc_cpu_thread* t, int32_t site) {
+  if (t->linear_tid % 32 == 0) ++g_block->warps[static_cast<size_t>(t->linear_tid / 32)].group_ops[site];
+}
 }  // namespace
 }  // namespace tmc::runtime
 
@@ -1419,6 +1462,7 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, const uint16_t* a_regs, uint64_t
   if (a_regs) w.ptrs[w.phase][lane][0] = a_regs;  // A in registers: the warp's fragments
   int phase = w.phase;
   MeetWarp(t, site);
+  CountWarpgroupOp(t, site);
   bool bad = false;
   Fiber& me = Current();
   auto element = [&](uint64_t desc, bool mn_major, int64_t mn, int64_t k, int32_t buffer, int64_t base) -> float {
@@ -1562,6 +1606,7 @@ void tmc_cpu_fence_proxy_async(tmc_cpu_thread*) { ++tmc::runtime::Current().prox
 void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t site) {
   using namespace tmc::runtime;
   MeetWarp(t, site);  // wgmma.fence / commit_group / wait_group are .sync.aligned
+  CountWarpgroupOp(t, site);
   Fiber& me = Current();
   if (op == TMC_CPU_WGMMA_COMMIT) ++me.wgmma_groups;
   if (op != TMC_CPU_WGMMA_WAIT) return;

@@ -58,6 +58,10 @@ struct CpuFinding {
     // element `buffer`[`offset`] whose latest write, by `other_thread` at
     // `other_site`, no fence_proxy_async of that thread followed.
     ProxyFenceMissing,
+    // A warpgroup instruction (wgmma, its fences, setmaxnreg; at `site`)
+    // that warp `thread` / 32 executed `address` times and warp
+    // `other_thread` / 32 of the same warpgroup `extent` times.
+    WarpgroupDivergence,
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).

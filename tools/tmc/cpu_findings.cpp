@@ -164,6 +164,14 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
             .Note(site(f.other_site), DiagKind::NoteClusterOtherAccess, f.other_write ? "write" : "read", f.other_thread,
                   f.other_block[0], f.other_block[1], f.other_block[2]);
         break;
+      case runtime::CpuFinding::Kind::WarpgroupDivergence: {
+        auto times = [](int64_t n) {
+          return n == 0 ? std::string("never") : n == 1 ? std::string("once") : fmt::format("{} times", n);
+        };
+        diags.Report(site(f.site), DiagKind::RunWarpgroupDivergence, fn->name, f.block[0], f.block[1], f.block[2],
+                     f.thread / 32 % 4, f.thread / 128, times(f.address), f.other_thread / 32 % 4, times(f.extent));
+        break;
+      }
       case runtime::CpuFinding::Kind::ProxyFenceMissing:
         diags.Report(site(f.site), DiagKind::RunProxyFenceMissing, f.other_async_read == 2 ? "tma_store" : "wgmma",
                      fn->name, f.thread, f.block[0], f.block[1], f.block[2], buffer(f.buffer), f.offset)
