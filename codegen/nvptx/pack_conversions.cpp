@@ -9,6 +9,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/PatternMatch.h>
+#include <llvm/IR/ValueHandle.h>
 #include <llvm/IR/PassInstrumentation.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Utils/Local.h>
@@ -143,10 +144,13 @@ llvm::Value* PackedVector(llvm::FixedVectorType* type, const std::vector<llvm::V
     llvm::Value* lo = lanes[2 * p];
     llvm::Value* hi = lanes[2 * p + 1];
     if (packs[p]) return Pack(lo, hi, pair_type, at);
+    // A poison lane beside a value becomes 0 (a refinement): as a poison
+    // half of the 32-bit word it would make the whole word, the value's
+    // lane too, poison.
+    llvm::Constant* zero = llvm::ConstantFP::get(type->getElementType(), 0.0);
     llvm::Value* v = llvm::PoisonValue::get(pair_type);
-    if (lo) v = b.CreateInsertElement(v, lo, uint64_t{0});
-    if (hi) v = b.CreateInsertElement(v, hi, uint64_t{1});
-    return v;
+    v = b.CreateInsertElement(v, lo ? lo : zero, uint64_t{0});
+    return b.CreateInsertElement(v, hi ? hi : zero, uint64_t{1});
   };
   if (pairs == 1) return pair(0);
   // Wider vectors as 32-bit words, one per register, each a pair of lanes.
@@ -162,7 +166,9 @@ llvm::Value* PackedVector(llvm::FixedVectorType* type, const std::vector<llvm::V
 llvm::PreservedAnalyses PackConversionsPass::run(llvm::Function& f, llvm::FunctionAnalysisManager&) {
   // What to rewrite first (rewriting removes instructions): the last
   // insertelement of each chain, and vector fptruncs.
-  std::vector<llvm::Instruction*> built;
+  // (Weak handles: deleting a rewritten vector's dead operands may delete
+  // another one listed.)
+  std::vector<llvm::WeakTrackingVH> built;
   for (llvm::BasicBlock& block : f)
     for (llvm::Instruction& i : block) {
       if (!IsPackable(i.getType())) continue;
@@ -180,7 +186,9 @@ llvm::PreservedAnalyses PackConversionsPass::run(llvm::Function& f, llvm::Functi
 
   bool changed = false;
   std::vector<llvm::Value*> lanes;
-  for (llvm::Instruction* i : built) {
+  for (llvm::WeakTrackingVH& handle : built) {
+    auto* i = llvm::cast_or_null<llvm::Instruction>(static_cast<llvm::Value*>(handle));
+    if (!i) continue;
     auto* type = llvm::cast<llvm::FixedVectorType>(i->getType());
     llvm::Value* packed = nullptr;
     if (auto* trunc = llvm::dyn_cast<llvm::FPTruncInst>(i)) {

@@ -2,6 +2,7 @@
 // atomics), device functions, and the dispatch of op calls to graphs.
 #include "frontend/ast/ast_printer.h"
 #include "frontend/check/checker.h"
+#include "support/float_rounding.h"
 #include "support/mma_layouts.h"
 
 namespace tmc::sema {
@@ -276,7 +277,13 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
                                                             : static_cast<double>(ExactValue(*a.value, a.type->scalar));
           };
           double x = as_double(args[0]), y = as_double(args[1]);
-          c->value = ConstValue::Float(is_min ? std::min(x, y) : std::max(x, y));
+          double m = is_min ? std::min(x, y) : std::max(x, y);
+          // Typed: compared and returned as the type holds them.
+          if (!c->untyped_literal) {
+            x = RoundedToFloatType(c->type->scalar, x), y = RoundedToFloatType(c->type->scalar, y);
+            m = is_min ? std::min(x, y) : std::max(x, y);
+          }
+          c->value = ConstValue::Float(m);
         } else {
           ExactInt x = ExactValue(*args[0].value, args[0].type->scalar);
           ExactInt y = ExactValue(*args[1].value, args[1].type->scalar);
@@ -289,6 +296,12 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
       if (!args[0].type->IsBool()) return arg_error(0, "'bool'");
       std::optional<ExprInfo> c = common_of(1);
       if (!c) return ErrorInfo();
+      // Folded as `c ? a : b` is: the chosen constant as the type holds it.
+      if (args[0].value && args[1].value && args[2].value) {
+        c->value = args[0].value->b ? args[1].value : args[2].value;
+        if (!c->untyped_literal && c->type->IsFloat() && c->value->kind == ConstValue::Kind::Float)
+          c->value = ConstValue::Float(RoundedToFloatType(c->type->scalar, c->value->f));
+      }
       return *c;
     }
     case Builtin::Cdiv: {

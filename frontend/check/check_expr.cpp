@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "frontend/check/checker.h"
-#include "support/half.h"
+#include "support/float_rounding.h"
 
 namespace tmc::sema {
 namespace {
@@ -38,24 +38,11 @@ double FloatMax(ScalarKind k) {
   }
 }
 
-// `v` as a constant of float type `t` holds it: an f32 constant is a float
-// (f64(0.1f32) is 0.10000000149011612, f16(1.0004882812509095f32) is 1.0,
-// the f32 being 1 + 2^-11 exactly), an f16 or bf16 one rounded once from
-// `v`; f64 and untyped literals stay exact.
-double RoundedTo(ScalarKind t, double v) {
-  if (std::isnan(v) || std::isinf(v)) return v;
-  switch (t) {
-    case ScalarKind::F32: {
-      // Past the largest float by half an ulp or more: infinity.
-      if (std::abs(v) >= 0x1.ffffffp127) return std::copysign(HUGE_VAL, v);
-      if (std::abs(v) > FloatMax(ScalarKind::F32)) return std::copysign(FloatMax(ScalarKind::F32), v);
-      return static_cast<double>(static_cast<float>(v));
-    }
-    case ScalarKind::F16: return HalfToFloat(DoubleToHalf(v));
-    case ScalarKind::BF16: return Bf16ToFloat(DoubleToBf16(v));
-    default: return v;
-  }
-}
+// `v` as a constant of float type `t` holds it (support/float_rounding.h):
+// an f32 constant is a float (f64(0.1f32) is 0.10000000149011612,
+// f16(1.0004882812509095f32) is 1.0, the f32 being 1 + 2^-11 exactly), an
+// f16 or bf16 one rounded once from `v`; f64 and untyped literals stay exact.
+double RoundedTo(ScalarKind t, double v) { return RoundedToFloatType(t, v); }
 
 int Mantissa(ScalarKind k) {
   switch (k) {
@@ -210,7 +197,7 @@ ExprInfo Checker::CheckConverted(ast::Expr* e, ScalarKind to, std::string_view w
   out.untyped_literal = false;
   // A converted constant takes the target's representation.
   if (out.value && IsFloat(to) && out.value->kind == ConstValue::Kind::Int)
-    out.value = ConstValue::Float(RoundedTo(to, static_cast<double>(ExactOf(info))));
+    out.value = ConstValue::Float(IntegerToFloatType(to, ExactOf(info)));
   else if (out.value && IsFloat(to) && out.value->kind == ConstValue::Kind::Float)
     out.value = ConstValue::Float(RoundedTo(to, out.value->f));
   return out;
@@ -694,7 +681,12 @@ ExprInfo Checker::CheckTernary(ast::TernaryExpr* e) {
   if (b.untyped_literal && !a.untyped_literal && !Convertible(b, *common, e->else_value->range, "operand"))
     return ErrorInfo();
   ExprInfo out{types_.Scalar(*common), std::nullopt, a.untyped_literal && b.untyped_literal, nullptr};
-  if (c.value && a.value && b.value) out.value = c.value->b ? a.value : b.value;
+  if (c.value && a.value && b.value) {
+    out.value = c.value->b ? a.value : b.value;
+    // An untyped literal chosen beside a typed float takes that type's value.
+    if (!out.untyped_literal && IsFloat(*common) && out.value->kind == ConstValue::Kind::Float)
+      out.value = ConstValue::Float(RoundedTo(*common, out.value->f));
+  }
   return out;
 }
 
@@ -729,7 +721,7 @@ ExprInfo Checker::CheckCast(ast::CastExpr* e) {
   if (e->to == ScalarKind::Bool) {
     out.value = ConstValue::Bool(x != 0);
   } else if (IsFloat(e->to)) {
-    out.value = ConstValue::Float(RoundedTo(e->to, static_cast<double>(x)));
+    out.value = ConstValue::Float(IntegerToFloatType(e->to, x));
   } else if (!ExactFits(x, e->to)) {
     diags_.Report(e->range, DiagKind::ConstOverflow, ScalarName(e->to));
     return ErrorInfo();

@@ -11,7 +11,10 @@ namespace tmc::ir {
 /// followed by an if statement that contains a wgmma call and then by a
 /// wgmma_commit statement; the fence and the commit are at the start and
 /// the end of each branch instead (an absent else becomes `fence; commit`),
-/// recursively (an if in a branch that also issues wgmmas gets the same).
+/// and again inside a branch that is itself such an if (its first and last
+/// statements: the new fence and commit are then next to it). The three
+/// must be adjacent: with a statement between them (a let before the if) a
+/// nest is left as it is, and ptxas inserts its arrive.
 /// On each path the same fence, wgmmas and commit run in the same order.
 /// Why: ptxas accepts a wgmma whose registers were fenced only when the
 /// fence, the wgmma and the commit of its group are in one basic block; a

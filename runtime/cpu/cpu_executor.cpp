@@ -1073,9 +1073,6 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     s.writer = me;
     s.writer_site = site;
     s.writer_clock = clock;
-    s.generic_writer = me;
-    s.generic_site = site;
-    s.generic_fences = g_block->fibers[static_cast<size_t>(me)].proxy_fences;
   } else if (s.reader < 0 || s.reader == me || !other(s.reader, s.reader_clock)) {
     s.reader = me;
     s.reader_site = site;
@@ -1086,6 +1083,11 @@ void CheckRace(int32_t me, const void* addr, int32_t buffer, int64_t offset, Gri
     s.reader2_site = site;
     s.reader2_atomic = atomic;
     s.reader2_clock = clock;
+  }
+  if (access != GridAccess::Read) {  // a store or an atomic update, through the generic proxy
+    s.generic_writer = me;
+    s.generic_site = site;
+    s.generic_fences = g_block->fibers[static_cast<size_t>(me)].proxy_fences;
   }
 }
 

@@ -141,6 +141,22 @@ TEST(PackConversions, HalvesOfOneWordAreThatWord) {
   EXPECT_EQ(p.scalar_conversions, 1) << p.text;                 // lane 1, beside a poison lane 0
 }
 
+// A lane left poison beside a value that stays: the pair's word must not
+// be poison as a whole, so the poison lane becomes 0.
+TEST(PackConversions, PoisonBesideAValueIsZero) {
+  llvm::LLVMContext ctx;
+  Packed p = RunPass(ctx, [](llvm::IRBuilder<>& b, llvm::Function* f) {
+    llvm::Type* h = b.getHalfTy();
+    llvm::Value* v = llvm::PoisonValue::get(llvm::FixedVectorType::get(h, 4));
+    v = b.CreateInsertElement(v, b.CreateFPTrunc(f->getArg(0), h), uint64_t{0});
+    v = b.CreateInsertElement(v, b.CreateFPTrunc(f->getArg(1), h), uint64_t{1});
+    return b.CreateInsertElement(v, b.CreateLoad(h, f->getArg(4)), uint64_t{3});
+  });
+  ASSERT_EQ(p.calls.size(), 1u) << p.text;
+  EXPECT_NE(p.text.find("insertelement <2 x half> <half 0xH0000, half poison>, half %"), std::string::npos)
+      << p.text;
+}
+
 // Halves of two different words, or in the wrong order, are not a pair.
 TEST(PackConversions, HalvesOfTwoWordsAreNot) {
   llvm::LLVMContext ctx;

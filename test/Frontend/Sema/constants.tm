@@ -51,6 +51,11 @@ kernel typed_floats(D: f64[N], H: f16[N]) block(32) {
   D[i] = f64(0.1f32 * 3.0);
   D[i] = 0.1 * 3.0;
   D[i] = f64(f16(0.1));
+  D[i] = f64(max(0.1f16, 0.2));               // the untyped 0.2 as an f16
+  D[i] = f64(false ? 0.1f16 : 0.2);
+  D[i] = f64(select(false, 0.1f32, 0.2));
+  D[i] = f64(f32(9007199791611905));          // 2^53 + 2^29 + 1: rounded once, to 2^53 + 2^30
+  D[i] = f64(bf16(1157425104234217473));      // 2^60 + 2^52 + 1: just past a tie, up
 }
 // CHECK-LABEL: kernel typed_floats(
 // CHECK: D[i] = 0.10000000149011612f64
@@ -59,3 +64,8 @@ kernel typed_floats(D: f64[N], H: f16[N]) block(32) {
 // CHECK-NEXT: D[i] = 0.30000001192092896f64
 // CHECK-NEXT: D[i] = 0.30000000000000004f64
 // CHECK-NEXT: D[i] = 0.0999755859375f64
+// CHECK-NEXT: D[i] = 0.199951171875f64
+// CHECK-NEXT: D[i] = 0.199951171875f64
+// CHECK-NEXT: D[i] = 0.20000000298023224f64
+// CHECK-NEXT: D[i] = 9007200328482816.0f64
+// CHECK-NEXT: D[i] = 1.161928703861588e+18f64
