@@ -462,7 +462,8 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         type += "[" + Join(dims, ", ") + "]";
       }
       params.push_back(name + ": " + type);
-      fk.args.push_back({an.kind == Node::Kind::Constant ? ast::PrintExpr(an.expr) : an.name, an.type, false,
+      std::string constant = an.literal.empty() && an.expr ? ast::PrintExpr(an.expr) : an.literal;
+      fk.args.push_back({an.kind == Node::Kind::Constant ? constant : an.name, an.type, false,
                        an.kind == Node::Kind::Constant ? -1 : a});
     }
     // The anchor's inputs read again by the group, as parameters of their

@@ -17,6 +17,7 @@ struct Node {
   enum class Kind { Input, Constant, OpCall, Arith };
   Kind kind = Kind::Input;
   std::string name;                     // a parameter's or let's name, else the expression
+  std::string literal;                  // Constant: its value as a number ("-0.25"), empty for a scalar parameter
   const ast::Expr* expr = nullptr;      // the expression that computes it (null for inputs)
   const ast::OpDecl* op = nullptr;      // OpCall
   std::vector<int> args;                // the nodes it reads, in argument order
