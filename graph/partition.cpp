@@ -16,6 +16,27 @@
 namespace tmc::graph {
 namespace {
 
+// An index of a result of `op` that its definition never uses directly as
+// a tensor index (`out[i, j] = sum(k < 2) X[i, (j + k) % C]`: j), or "".
+// With an epilogue fused, the op's result becomes a `let` of the fused op,
+// whose extents the checker infers only from such uses (its declared
+// result shape is gone).
+std::string UninferableResultIndex(const ast::OpDecl& op) {
+  for (const ast::OpStmt& st : op.body) {
+    if (st.is_let) continue;
+    for (const ast::Ident& index : st.indices) {
+      bool direct = false;
+      Walk(st.value, [&](const ast::Expr* e) {
+        if (auto* x = ast::dyn_cast<ast::IndexExpr>(e))
+          for (const ast::Expr* i : x->indices)
+            if (auto* n = ast::dyn_cast<ast::NameExpr>(i); n && n->name == index.name) direct = true;
+      });
+      if (!direct) return index.name;
+    }
+  }
+  return "";
+}
+
 std::vector<int> DistinctUsers(const Node& n) {
   std::vector<int> u = n.users;
   std::sort(u.begin(), u.end());
@@ -262,6 +283,15 @@ Partition PartitionGraph(const Graph& g, const sema::CheckedModule& m, bool fuse
           p.notes.push_back("'" + Label(node(u)) + "' is not fused into the epilogue of '" + Label(node(a)) +
                             "': it reads '" + node(v).name + "' at other elements than it writes");
           break;
+        }
+        if (v == a && node(a).op) {
+          std::string index = UninferableResultIndex(*node(a).op);
+          if (!index.empty()) {
+            p.notes.push_back("'" + Label(node(u)) + "' is not fused into the epilogue of '" + Label(node(a)) +
+                              "': the result index '" + index + "' of op '" + node(a).op->name.name +
+                              "' indexes no tensor directly, so a fused op could not infer its extent");
+            break;
+          }
         }
         p.groups[static_cast<size_t>(gid)].epilogue.push_back(u);
         group_of[static_cast<size_t>(u)] = gid;

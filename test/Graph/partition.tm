@@ -128,3 +128,15 @@ graph broadcast(x: f32[R, C], y: f32[M, C]) -> f32[M, C] {
 
 // CUSTOM: graph ffn_relu2: 2 operations in 1 kernel
 // CUSTOM: epilogue: relu2(matmul(x, w))
+
+// An anchor whose result index indexes no tensor directly (a roll, a
+// keep-dim reduction) keeps its consumer out of its epilogue: fused, its
+// result would be a let of the fused op, whose extents are inferred only
+// from direct uses ("cannot infer the extent of index", at a line of the
+// generated op, made every such graph fail to compile).
+op roll_sum(X: f32[R, C]) -> f32[R, C] { out[i, j] = sum(k < 2) X[i, (j + k) % C]; }
+graph rolled(x: f32[R, C]) -> f32[R, C] { return roll_sum(x) * 2.0; }
+// CHECK-LABEL: graph rolled: 2 operations in 2 kernels
+// CHECK: not fused: '(roll_sum(x) * 2.0)' is not fused into the epilogue of 'roll_sum(x)': the result index 'j' of op 'roll_sum' indexes no tensor directly, so a fused op could not infer its extent
+// RUN: %tmc run %s --graph rolled --shape R=3,C=5 | FileCheck %s --check-prefix=ROLLED
+// ROLLED: result:     PASS
