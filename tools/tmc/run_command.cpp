@@ -747,7 +747,9 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
       if (c.nan || c.ref_nan)
         say(fmt::format("NaN:        {} of {} (the reference has {}; {} where they disagree)\n", c.nan, out.Size(), c.ref_nan,
                         c.nonfinite_mismatch));
-      if (c.inf || c.ref_inf) say(fmt::format("Inf:        {} of {} (the reference has {})\n", c.inf, out.Size(), c.ref_inf));
+      if (c.inf || c.ref_inf)
+        say(fmt::format("Inf:        {} of {} (the reference has {}; {} where NaN or inf disagree)\n", c.inf, out.Size(),
+                        c.ref_inf, c.nonfinite_mismatch));
       say(fmt::format("unwritten:  {}\n", unwritten_line(r)));
     }
     say(fmt::format("result:     {}\n", pass ? "PASS" : "FAIL"));

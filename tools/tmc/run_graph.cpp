@@ -32,6 +32,17 @@
 namespace tmc::driver {
 namespace {
 
+// The elements where the result or the reference is NaN or infinite: not
+// in the tolerance counts, so a FAIL they cause names them (an f16
+// intermediate that overflows to inf when stored, not when fused).
+std::string NonFinite(const runtime::Comparison& c) {
+  std::string s;
+  if (c.nan || c.ref_nan) s += fmt::format(", {} NaN (reference {})", c.nan, c.ref_nan);
+  if (c.inf || c.ref_inf) s += fmt::format(", {} inf (reference {})", c.inf, c.ref_inf);
+  if (c.nonfinite_mismatch) s += fmt::format(", {} where NaN or inf disagree", c.nonfinite_mismatch);
+  return s;
+}
+
 // Host memory of one graph parameter or of the workspace, 256-byte aligned
 // (the alignment the plan gives every buffer).
 struct HostBuffer {
@@ -250,7 +261,7 @@ int RunGraphCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags
     std::printf("%s%s: rel. L2 %.3e, max abs %.3e, %lld of %lld outside tolerance, %lld unwritten%s: %s\n",
                 label.c_str(), value.c_str(), c.rel_l2, c.max_abs, static_cast<long long>(c.outside),
                 static_cast<long long>(c.compared), static_cast<long long>(c.unwritten),
-                c.nan ? fmt::format(", {} NaN", c.nan).c_str() : "", c.pass ? "PASS" : "FAIL");
+                NonFinite(c).c_str(), c.pass ? "PASS" : "FAIL");
   };
 
   if (o.target == "cuda") {
