@@ -1,6 +1,8 @@
 // Graphs: ops composed over whole tensors. Op calls bind the op's shape
 // symbols from the arguments (and must bind them consistently); element-wise
 // arithmetic between tensors broadcasts as numpy does.
+#include <algorithm>
+
 #include "frontend/ast/ast_printer.h"
 #include "frontend/check/checker.h"
 
@@ -158,6 +160,15 @@ ExprInfo Checker::CheckOpCall(ast::CallExpr* call, const Symbol& op_sym) {
     }
   }
   if (!ok) return ErrorInfo();
+  // A type parameter only the result names has no value here (it became
+  // f32, and the graph's declared result type disagreed for no clear reason).
+  if (op->result.param && !bindings.count(op->result.param->name) &&
+      std::any_of(op->type_params.begin(), op->type_params.end(),
+                  [&](const ast::Ident& p) { return p.name == op->result.param->name; })) {
+    diags_.Report(call->callee.range, DiagKind::OpResultTypeUnbound, op->result.param->name, call->callee.name)
+        .Note(op->name.range, DiagKind::NoteDeclaredHere, op->name.name);
+    return ErrorInfo();
+  }
   ScalarKind result_elem = ElemOf(op->result, bindings);
   if (!op->result.is_tensor) return Scalar(result_elem);
   Type t;

@@ -108,3 +108,10 @@ graph g20(x: f32[B, 8]) -> f32[B, 8] {  // expected-note {{'x' declared here}}
 graph g21(a: f32, b: f32) -> f32 {  // expected-error {{a graph's results are tensors; 'f32' is a scalar}}
   return a;
 }
+
+// A type parameter that only the op's result names is not determined by a
+// call (it became f32, and the graph's result type then disagreed).
+op widen<T, U>(X: T[N]) -> U[N] { out[i] = X[i]; }  // expected-note {{'widen' declared here}}
+graph g22(x: f32[N]) -> f16[N] {
+  return widen(x);               // expected-error {{type parameter 'U' of op 'widen' names only its result, so this call does not determine it; in a graph every type parameter of an op must be the element type of one of its arguments}}
+}
