@@ -78,6 +78,10 @@ int RunGraphCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags
     diags.Report(SourceRange{}, DiagKind::RunFailed, msg);
     return 1;
   };
+  // What runs one kernel, not a launch plan (they were ignored).
+  if (!o.profile.empty()) return fail("--profile measures one kernel: use it with --kernel or --op, not --graph");
+  if (o.bench) return fail("--bench times one kernel: use it with --kernel or --op, not --graph");
+  if (!o.save_case.empty()) return fail("--save-case writes one kernel's replay case: use it with --kernel or --op, not --graph");
   Compilation comp(sm, diags, FrontendOptions(o));
   sema::CheckedModule* m = comp.CompileFile(o.inputs.front());
   if (!m || !m->ok || diags.HasErrors()) return 1;
