@@ -183,6 +183,12 @@ bool Checker::Convertible(const ExprInfo& info, ScalarKind to, SourceRange range
     diags_.Report(range, DiagKind::IncompatibleTypes, what, ScalarName(from), ScalarName(to));
     return false;
   }
+  // In a graph a scalar is a literal or a parameter, so `f32(t)` is no way
+  // out there: the parameter's own type is.
+  if (body_ == BodyKind::Graph && info.type->IsScalar()) {
+    diags_.Report(range, DiagKind::NarrowingConversionInGraph, ScalarName(from), ScalarName(to), ScalarName(to));
+    return false;
+  }
   diags_.Report(range, DiagKind::NarrowingConversion, ScalarName(from), ScalarName(to),
                 ScalarName(to));
   return false;

@@ -115,3 +115,9 @@ op widen<T, U>(X: T[N]) -> U[N] { out[i] = X[i]; }  // expected-note {{'widen' d
 graph g22(x: f32[N]) -> f16[N] {
   return widen(x);               // expected-error {{type parameter 'U' of op 'widen' names only its result, so this call does not determine it; in a graph every type parameter of an op must be the element type of one of its arguments}}
 }
+
+// Where a scalar parameter needs a conversion, the advice is its type:
+// `f32(t)` is no scalar a graph can take.
+graph g23(x: f32[R, C], t: i32) -> f32[R, C] {
+  return x * t;                  // expected-error {{implicit conversion from 'i32' to 'f32' may lose information; in a graph, declare the scalar parameter as 'f32' (a graph's scalars are literals and parameters)}}
+}
