@@ -134,6 +134,7 @@ std::string PrintGraphs(const sema::CheckedModule& m, const Options& o) {
   std::string out;
   for (const ast::Decl* d : m.ast->decls)
     if (auto* gd = ast::dyn_cast<ast::GraphDecl>(d)) {
+      if (!o.graph.empty() && gd->name.name != o.graph) continue;  // --graph NAME: that one
       graph::Graph g = graph::BuildGraph(*gd, m);
       graph::Partition p = graph::PartitionGraph(g, m, !o.no_fuse);
       out += o.emit == "dot" ? graph::PrintDot(g, p) : graph::PrintPartition(g, p);
