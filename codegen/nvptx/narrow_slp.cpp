@@ -4,9 +4,9 @@
 #include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
-#include <llvm/IR/PassInstrumentation.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Vectorize/SLPVectorizer.h>
+
+#include "codegen/nvptx/register_function_pass.h"
 
 namespace tmc::codegen {
 namespace {
@@ -38,13 +38,7 @@ llvm::PreservedAnalyses NarrowSlpPass::run(llvm::Function& f, llvm::FunctionAnal
 }
 
 void RegisterNarrowSlp(llvm::PassBuilder& pb, llvm::PassInstrumentationCallbacks& pic) {
-  pic.addClassToPassName(NarrowSlpPass::name(), "tmc-narrow-slp");
-  pb.registerPipelineParsingCallback(
-      [](llvm::StringRef name, llvm::FunctionPassManager& fpm, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (name != "tmc-narrow-slp") return false;
-        fpm.addPass(NarrowSlpPass());
-        return true;
-      });
+  RegisterFunctionPass<NarrowSlpPass>(pb, pic, "tmc-narrow-slp");
 }
 
 }  // namespace tmc::codegen

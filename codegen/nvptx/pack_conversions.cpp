@@ -10,9 +10,9 @@
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/ValueHandle.h>
-#include <llvm/IR/PassInstrumentation.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Utils/Local.h>
+
+#include "codegen/nvptx/register_function_pass.h"
 
 namespace tmc::codegen {
 namespace {
@@ -192,12 +192,14 @@ llvm::PreservedAnalyses PackConversionsPass::run(llvm::Function& f, llvm::Functi
     auto* type = llvm::cast<llvm::FixedVectorType>(i->getType());
     llvm::Value* packed = nullptr;
     if (auto* trunc = llvm::dyn_cast<llvm::FPTruncInst>(i)) {
-      // Each lane of a vector conversion as a scalar one, for the pairs.
+      // Each lane of a vector conversion as a scalar one, for the pairs
+      // (which all pack: those scalar conversions are then unused).
       llvm::IRBuilder<> b(i);
       lanes.clear();
       for (unsigned k = 0; k < type->getNumElements(); ++k)
         lanes.push_back(b.CreateFPTrunc(b.CreateExtractElement(trunc->getOperand(0), uint64_t{k}), type->getElementType()));
       packed = PackedVector(type, lanes, i);
+      for (llvm::Value* lane : lanes) llvm::RecursivelyDeleteTriviallyDeadInstructions(lane);
     } else if (ChainLanes(llvm::cast<llvm::InsertElementInst>(i), &lanes)) {
       packed = PackedVector(type, lanes, i);
     }
@@ -206,11 +208,6 @@ llvm::PreservedAnalyses PackConversionsPass::run(llvm::Function& f, llvm::Functi
     llvm::RecursivelyDeleteTriviallyDeadInstructions(i);
     changed = true;
   }
-  // The scalar conversions made for a vector fptrunc, now unused.
-  if (changed)
-    for (llvm::BasicBlock& block : f)
-      for (llvm::Instruction& i : llvm::make_early_inc_range(block))
-        if (llvm::isa<llvm::FPTruncInst>(i) && i.use_empty()) llvm::RecursivelyDeleteTriviallyDeadInstructions(&i);
   if (!changed) return llvm::PreservedAnalyses::all();
   llvm::PreservedAnalyses kept;
   kept.preserveSet<llvm::CFGAnalyses>();
@@ -218,13 +215,7 @@ llvm::PreservedAnalyses PackConversionsPass::run(llvm::Function& f, llvm::Functi
 }
 
 void RegisterPackConversions(llvm::PassBuilder& pb, llvm::PassInstrumentationCallbacks& pic) {
-  pic.addClassToPassName(PackConversionsPass::name(), "tmc-pack-conversions");
-  pb.registerPipelineParsingCallback(
-      [](llvm::StringRef name, llvm::FunctionPassManager& fpm, llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (name != "tmc-pack-conversions") return false;
-        fpm.addPass(PackConversionsPass());
-        return true;
-      });
+  RegisterFunctionPass<PackConversionsPass>(pb, pic, "tmc-pack-conversions");
 }
 
 }  // namespace tmc::codegen
