@@ -6,8 +6,6 @@
 #include <map>
 #include <set>
 
-#include <fmt/format.h>
-
 #include "frontend/ast/ast_printer.h"
 #include "frontend/check/types.h"
 #include "graph/ast_walk.h"
@@ -201,12 +199,8 @@ Graph BuildGraph(const ast::GraphDecl& decl, const sema::CheckedModule& m) {
       n.kind = Node::Kind::Constant;  // a literal or scalar expression, computed where it is used
       // The checker's value, as the launch plan's runtime reads it: the
       // source text (`(-0.25)`, `0.1f16`) is no number to it.
-      if (auto c = m.constants.find(e); c != m.constants.end()) {
-        const sema::ConstValue& v = c->second;
-        if (v.kind == sema::ConstValue::Kind::Float) n.literal = fmt::format("{:.17g}", v.f);
-        else if (v.kind == sema::ConstValue::Kind::Bool) n.literal = v.b ? "true" : "false";
-        else if (v.kind == sema::ConstValue::Kind::Int) n.literal = std::to_string(v.i);
-      }
+      if (auto c = m.constants.find(e); c != m.constants.end() && c->second.kind != sema::ConstValue::Kind::Mapping)
+        n.literal = c->second.ToString();  // shortest text that reads back as the value
     }
     return add(n);
   };

@@ -1,11 +1,9 @@
 // A value as a float type holds it: compile-time constants (the checker's
-// folding, the IR's FloatImm) take their type's value, rounded once, as
-// the GPU computes it.
+// folding, the CUDA C emitter's constants) take their type's value,
+// rounded once, as the GPU computes it.
 #pragma once
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 
 #include "support/half.h"
 #include "support/scalar_type.h"
@@ -37,20 +35,8 @@ inline double IntegerToFloatType(ScalarKind t, __int128 x) {
   long double v = static_cast<long double>(x);
   switch (t) {
     case ScalarKind::F32: return static_cast<double>(static_cast<float>(v));
-    case ScalarKind::F16:
-    case ScalarKind::BF16: {
-      // Round to odd into float (13 and 16 bits more than half and
-      // bfloat16 keep), then to the type: one rounding in all.
-      float f = static_cast<float>(v);
-      if (static_cast<long double>(f) != v) {
-        if (std::fabs(static_cast<long double>(f)) > std::fabs(v)) f = std::nextafter(f, 0.0f);
-        uint32_t bits;
-        std::memcpy(&bits, &f, 4);
-        bits |= 1;
-        std::memcpy(&f, &bits, 4);
-      }
-      return t == ScalarKind::F16 ? HalfToFloat(FloatToHalf(f)) : Bf16ToFloat(FloatToBf16(f));
-    }
+    case ScalarKind::F16: return HalfToFloat(FloatToHalf(ToFloatRoundedToOdd(v)));
+    case ScalarKind::BF16: return Bf16ToFloat(FloatToBf16(ToFloatRoundedToOdd(v)));
     default: return static_cast<double>(v);
   }
 }

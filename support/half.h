@@ -52,15 +52,17 @@ inline uint16_t FloatToBf16(float f) {
   return static_cast<uint16_t>((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
 }
 
-// `d` rounded to float toward zero, with the lowest bit set when that is
-// inexact ("round to odd"). Float keeps 13 more significant bits than half
-// and 16 more than bfloat16, so rounding this float to either to nearest
-// gives `d` rounded once, as a conversion from double does; rounding `d` to
+// `v` (a double, or a long double that holds an integer exactly) rounded
+// to float toward zero, with the lowest bit set when that is inexact
+// ("round to odd"). Float keeps 13 more significant bits than half and 16
+// more than bfloat16, so rounding this float to either to nearest gives
+// `v` rounded once, as a conversion from `v`'s type does; rounding `v` to
 // the nearest float first could round twice (1 + 2^-11 + 2^-40 to half).
-inline float DoubleToFloatOdd(double d) {
-  float f = static_cast<float>(d);
-  if (std::isnan(d) || static_cast<double>(f) == d) return f;
-  if (std::fabs(static_cast<double>(f)) > std::fabs(d)) f = std::nextafter(f, 0.0f);
+template <typename T>
+float ToFloatRoundedToOdd(T v) {
+  float f = static_cast<float>(v);
+  if (std::isnan(v) || static_cast<T>(f) == v) return f;
+  if (std::fabs(static_cast<T>(f)) > std::fabs(v)) f = std::nextafter(f, 0.0f);
   uint32_t bits;
   std::memcpy(&bits, &f, 4);
   bits |= 1;
@@ -68,7 +70,7 @@ inline float DoubleToFloatOdd(double d) {
   return f;
 }
 
-inline uint16_t DoubleToHalf(double d) { return FloatToHalf(DoubleToFloatOdd(d)); }
-inline uint16_t DoubleToBf16(double d) { return FloatToBf16(DoubleToFloatOdd(d)); }
+inline uint16_t DoubleToHalf(double d) { return FloatToHalf(ToFloatRoundedToOdd(d)); }
+inline uint16_t DoubleToBf16(double d) { return FloatToBf16(ToFloatRoundedToOdd(d)); }
 
 }  // namespace tmc

@@ -13,6 +13,7 @@
 
 #include "ir/divisibility.h"
 #include "ir/mutator.h"
+#include "support/float_rounding.h"
 #include "support/half.h"
 #include "ir/transforms/flatten_buffers.h"
 #include "support/check.h"
@@ -566,9 +567,8 @@ class Printer {
         auto* c = e->as<Cast>();
         // An f32 constant is a float before it is converted (as in LLVM).
         if (auto* f = c->operand->as<FloatImm>())
-          if (auto bits = NarrowConstant(e->type, f->type == ScalarKind::F32
-                                                      ? static_cast<double>(static_cast<float>(f->value))
-                                                      : f->value))
+          if (auto bits = NarrowConstant(e->type, f->type == ScalarKind::F32 ? RoundedToFloatType(f->type, f->value)
+                                                                             : f->value))
             return *bits;
         if (auto i = AsConstInt(c->operand); i && *i >= -(1 << 24) && *i <= (1 << 24))
           if (auto bits = NarrowConstant(e->type, static_cast<double>(*i))) return *bits;

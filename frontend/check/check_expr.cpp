@@ -38,12 +38,6 @@ double FloatMax(ScalarKind k) {
   }
 }
 
-// `v` as a constant of float type `t` holds it (support/float_rounding.h):
-// an f32 constant is a float (f64(0.1f32) is 0.10000000149011612,
-// f16(1.0004882812509095f32) is 1.0, the f32 being 1 + 2^-11 exactly), an
-// f16 or bf16 one rounded once from `v`; f64 and untyped literals stay exact.
-double RoundedTo(ScalarKind t, double v) { return RoundedToFloatType(t, v); }
-
 int Mantissa(ScalarKind k) {
   switch (k) {
     case ScalarKind::F16: return 11;
@@ -126,7 +120,7 @@ ExprInfo Checker::CheckLiteral(ast::Expr* e) {
     return ExprInfo{types_.Scalar(ScalarKind::Bool), ConstValue::Bool(b->value), false, nullptr};
   if (auto* f = ast::dyn_cast<ast::FloatLit>(e)) {
     ExprInfo info{types_.Scalar(f->suffix.value_or(ScalarKind::F32)),
-                  ConstValue::Float(f->suffix ? RoundedTo(*f->suffix, f->value) : f->value), !f->suffix, nullptr};
+                  ConstValue::Float(f->suffix ? RoundedToFloatType(*f->suffix, f->value) : f->value), !f->suffix, nullptr};
     if (f->suffix && std::abs(f->value) > FloatMax(*f->suffix)) {
       diags_.Report(e->range, DiagKind::FloatLiteralOutOfRange, ScalarName(*f->suffix));
       return ErrorInfo();
@@ -205,7 +199,7 @@ ExprInfo Checker::CheckConverted(ast::Expr* e, ScalarKind to, std::string_view w
   if (out.value && IsFloat(to) && out.value->kind == ConstValue::Kind::Int)
     out.value = ConstValue::Float(IntegerToFloatType(to, ExactOf(info)));
   else if (out.value && IsFloat(to) && out.value->kind == ConstValue::Kind::Float)
-    out.value = ConstValue::Float(RoundedTo(to, out.value->f));
+    out.value = ConstValue::Float(RoundedToFloatType(to, out.value->f));
   return out;
 }
 
@@ -614,8 +608,8 @@ ExprInfo Checker::Arith(ast::BinaryExpr* e, const ExprInfo& l, const ExprInfo& r
     // Typed operands compute in their type: the operands (an untyped
     // literal among them converted) and each result rounded to it.
     bool exact = l.untyped_literal && r.untyped_literal;
-    if (!exact) x = RoundedTo(*common, x), y = RoundedTo(*common, y);
-    auto typed = [&](double v) { return ConstValue::Float(exact ? v : RoundedTo(*common, v)); };
+    if (!exact) x = RoundedToFloatType(*common, x), y = RoundedToFloatType(*common, y);
+    auto typed = [&](double v) { return ConstValue::Float(exact ? v : RoundedToFloatType(*common, v)); };
     switch (op) {
       case Op::Add: out.value = typed(x + y); break;
       case Op::Sub: out.value = typed(x - y); break;
@@ -691,7 +685,7 @@ ExprInfo Checker::CheckTernary(ast::TernaryExpr* e) {
     out.value = c.value->b ? a.value : b.value;
     // An untyped literal chosen beside a typed float takes that type's value.
     if (!out.untyped_literal && IsFloat(*common) && out.value->kind == ConstValue::Kind::Float)
-      out.value = ConstValue::Float(RoundedTo(*common, out.value->f));
+      out.value = ConstValue::Float(RoundedToFloatType(*common, out.value->f));
   }
   return out;
 }
@@ -710,7 +704,7 @@ ExprInfo Checker::CheckCast(ast::CastExpr* e) {
     if (e->to == ScalarKind::Bool) {
       out.value = ConstValue::Bool(c.f != 0.0);
     } else if (IsFloat(e->to)) {
-      out.value = ConstValue::Float(RoundedTo(e->to, c.f));
+      out.value = ConstValue::Float(RoundedToFloatType(e->to, c.f));
     } else {
       // Float to integer truncates toward zero; the result must fit, as
       // for integer constants (`i8(300.0)` is an error like `i8(300)`).
