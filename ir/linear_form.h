@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 #include "ir/ir.h"
 
@@ -13,6 +14,26 @@ namespace tmc::ir {
 /// The values of immutable lets in scope, for those whose value means the
 /// same wherever the variable is visible (Substitutable).
 using LetValues = std::unordered_map<const Var*, Expr>;
+
+/// The lets in scope during a walk over a function's body: a Seq's go out
+/// of scope at its end (`Mark()` at its start, `Restore(mark)` at its end).
+class ScopedLets {
+ public:
+  const LetValues& values() const { return values_; }
+  void Add(const Var* v, Expr value) {
+    values_[v] = std::move(value);
+    log_.push_back(v);
+  }
+  size_t Mark() const { return log_.size(); }
+  void Restore(size_t mark) {
+    for (size_t k = mark; k < log_.size(); ++k) values_.erase(log_[k]);
+    log_.resize(mark);
+  }
+
+ private:
+  LetValues values_;
+  std::vector<const Var*> log_;  // in order of definition
+};
 
 /// True if `e` reads no memory and no mutable variable and calls nothing
 /// but pure built-ins (thread indices, math): its value is fixed once its

@@ -190,7 +190,7 @@ class Simplifier : public Mutator {
       }
     }
     if ((e->op == BinaryOp::Eq || e->op == BinaryOp::Ne) && IsInteger(t))
-      if (auto d = ConstantDifference(a, b, lets_)) return IntImm::Make(ScalarKind::Bool, (*d == 0) == (e->op == BinaryOp::Eq));
+      if (auto d = ConstantDifference(a, b, lets_.values())) return IntImm::Make(ScalarKind::Bool, (*d == 0) == (e->op == BinaryOp::Eq));
     if (e->op == BinaryOp::And) {
       if (ca == 1) return b;
       if (cb == 1) return a;
@@ -303,10 +303,9 @@ class Simplifier : public Mutator {
 
   // A Seq's lets go out of scope at its end.
   Stmt Visit(const Seq* s, const Stmt& self) override {
-    size_t mark = let_log_.size();
+    size_t mark = lets_.Mark();
     Stmt out = Mutator::Visit(s, self);
-    for (size_t k = mark; k < let_log_.size(); ++k) lets_.erase(let_log_[k]);
-    let_log_.resize(mark);
+    lets_.Restore(mark);
     return out;
   }
 
@@ -315,10 +314,7 @@ class Simplifier : public Mutator {
     auto* l = out->as<LetStmt>();
     if (!l->var->is_mutable && l->value) {
       if (auto r = RangeOf(l->value)) ranges_[l->var.get()] = *r;
-      if (Substitutable(l->value)) {
-        lets_[l->var.get()] = l->value;
-        let_log_.push_back(l->var.get());
-      }
+      if (Substitutable(l->value)) lets_.Add(l->var.get(), l->value);
     }
     return out;
   }
@@ -347,8 +343,7 @@ class Simplifier : public Mutator {
  private:
   const Function* fn_;
   std::unordered_map<const Var*, Interval> ranges_;
-  LetValues lets_;                     // immutable lets in scope (Substitutable values)
-  std::vector<const Var*> let_log_;    // in order of definition, for Seq scopes
+  ScopedLets lets_;                    // immutable lets in scope (Substitutable values)
 };
 
 // Dead code: immutable lets that nothing reads (unrolling leaves many, e.g.

@@ -81,18 +81,14 @@ class Split : public Mutator {
   // The lets in scope, for DecidedOnceUnrolled; a Seq's go out of scope at
   // its end.
   Stmt Visit(const Seq* s, const Stmt& self) override {
-    size_t mark = let_log_.size();
+    size_t mark = scope_lets_.Mark();
     Stmt out = Mutator::Visit(s, self);
-    for (size_t k = mark; k < let_log_.size(); ++k) scope_lets_.erase(let_log_[k]);
-    let_log_.resize(mark);
+    scope_lets_.Restore(mark);
     return out;
   }
 
   Stmt Visit(const LetStmt* l, const Stmt& self) override {
-    if (!l->var->is_mutable && l->value && Substitutable(l->value)) {
-      scope_lets_[l->var.get()] = l->value;
-      let_log_.push_back(l->var.get());
-    }
+    if (!l->var->is_mutable && l->value && Substitutable(l->value)) scope_lets_.Add(l->var.get(), l->value);
     return Mutator::Visit(l, self);
   }
 
@@ -254,7 +250,7 @@ class Split : public Mutator {
   bool DecidedOnceUnrolled(const Expr& cond) {
     auto* eq = cond->as<Binary>();
     if (!eq || (eq->op != BinaryOp::Eq && eq->op != BinaryOp::Ne) || !IsInteger(eq->lhs->type)) return false;
-    LetValues values = scope_lets_;
+    LetValues values = scope_lets_.values();
     for (const auto& [var, value] : lets_)
       if (Substitutable(value)) values[var] = value;
     for (bool last : {false, true}) {
@@ -535,8 +531,7 @@ class Split : public Mutator {
 
   std::map<const Var*, Counter> counters_;
   std::map<const Var*, Expr> lets_;  // filled by Unguard, in order
-  LetValues scope_lets_;             // immutable lets in scope around the nest (Substitutable values)
-  std::vector<const Var*> let_log_;  // in order of definition, for Seq scopes
+  ScopedLets scope_lets_;            // immutable lets in scope around the nest (Substitutable values)
   std::set<const Buffer*> stored_;   // buffers the nest writes
   std::map<const Var*, Counter> enclosing_;  // counters of the unrolled loops around the nest
   int64_t enclosing_trips_ = 1;     // the copies of the nest that they make
