@@ -522,7 +522,10 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
     return shard && wrong == 0;
   }
   fmt::print("best: {} {}  ({} {:.4f}; recorded in {}; {:.1f} s)\n", job.kernel,
-             ranked.front()->params.empty() ? "(no searched parameter: -D fixes them all)" : ranked.front()->params, unit,
+             ranked.front()->params.empty() ? (o.defines.empty() ? "(the kernel has no schedule parameter)"
+                                                                 : "(no searched parameter: -D fixes them all)")
+                                            : ranked.front()->params,
+             unit,
              ranked.front()->metric, db.path(), seconds);
   std::fflush(stdout);
   return wrong == 0;
