@@ -263,7 +263,13 @@ int RealMain(int argc, char** argv) {
           if (o.emit == "meta") output = MetadataWithParamSources(output, o);
         }
     // --emit=tm: the generated kernels, once the compile above has checked them.
-    if (o.emit == "tm" && !diags.HasErrors()) output = o.op_source.substr(o.op_source.find('\n', 1) + 1);
+    // The modules their copied kernels use (std.mma for a tensor-core
+    // kernel's fragments) come first, so that the text compiles on its own.
+    if (o.emit == "tm" && !diags.HasErrors()) {
+      output.clear();
+      for (const std::string& module : o.main_imports) output += "import " + module + ";\n";
+      output += o.op_source.substr(o.op_source.find('\n', 1) + 1);
+    }
   }
 
   if (o.verify_diagnostics) {
