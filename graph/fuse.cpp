@@ -45,6 +45,8 @@ class Composer {
   std::function<std::string(const std::vector<std::string>&)> anchor_value;
   /// The anchor's intermediates, as statements of the fused op.
   std::vector<std::string> lets;
+  /// What each of them is in the user's terms, for messages.
+  std::map<std::string, std::string> let_origins;
   /// Whether the anchor's value becomes an intermediate of its own.
   bool bind_anchor = false;
   /// Inputs that node `lead_reads` (the anchor) reads by other names than
@@ -68,6 +70,7 @@ class Composer {
         Ctx local = OpContext(n);
         for (size_t k = 0; k < vars.size(); ++k) local.names[out->indices[k].name] = vars[k];
         anchor_let_ = Fresh("a_value");
+        let_origins[anchor_let_] = "the value of op '" + nd.op->name.name + "'";
         lets.push_back("let " + anchor_let_ + "[" + Join(vars, ", ") + "] = " + Print(out->value, local) + ";");
       }
       return anchor_let_ + "[" + Join(idx, ", ") + "]";
@@ -200,6 +203,7 @@ class Composer {
       if (!s.is_let) continue;
       if (n == grp_.anchor) {
         std::string name = Fresh("a_" + s.name.name);
+        let_origins[name] = "intermediate '" + s.name.name + "' of op '" + op.name.name + "'";
         Ctx inner = c;
         std::vector<std::string> vars;
         for (const ast::Ident& i : s.indices) {
@@ -490,6 +494,8 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
     for (const std::string& l : op_text.lets) fk.op_source += "  " + l + "\n";
     fk.op_source += "  out[" + Join(out_idx, ", ") + "] = " + outn.elem + "(" + value + ");\n}\n";
     fk.args.push_back({outn.name, outn.type, true, grp.output});
+    fk.let_origins = op_text.let_origins;
+    fk.label = "kernel " + std::to_string(gi) + " of graph '" + gname + "'";
 
     if (rewrite) {
       std::vector<Edit> edits;
@@ -628,9 +634,14 @@ void ScheduleFused(FusedGraph* fg, const sema::CheckedModule& m) {
     const ast::OpDecl* op = FindOp(m, fk.op_name, &known);
     if (!op) continue;
     AutoKernel k = ScheduleOp(*op, taken);
-    if (k.slow)
-      fg->notes.push_back(fk.op_name + " gets the serial automatic schedule (" + k.why_serial +
+    if (k.slow) {
+      // The reason names the fused op's intermediates: say what they are.
+      std::string why = k.why_serial;
+      for (const auto& [name, origin] : fk.let_origins)
+        for (size_t at; (at = why.find("'" + name + "'")) != std::string::npos;) why.replace(at, name.size() + 2, origin);
+      fg->notes.push_back(fk.label + " (op " + fk.op_name + ") gets the serial automatic schedule (" + why +
                           "): one thread per element; a kernel that implements its anchor's op would be faster");
+    }
     fk.kernel_name = k.name;
     fk.kernel_source = k.source;
     fk.schedule = std::string("automatic (rule: ") + RuleName(k.rule) + ")";

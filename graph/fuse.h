@@ -12,6 +12,7 @@
 // hand-written kernels need), like `--op`'s kernels.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ struct FusedKernel {
   std::string kernel_name;  // the kernel; for automatic schedules, known after ScheduleFused
   std::string kernel_source;
   std::string schedule;     // "kernel 'matmul_tc_t' (implements matmul), epilogue fused" or "automatic"
+  std::string label;        // "kernel 0 of graph 'mlp'", for messages
+  /// The fused op's intermediates as the user knows them: "a_t_1" is
+  /// "intermediate 't' of op 'center'".
+  std::map<std::string, std::string> let_origins;
   std::vector<PlanArg> args;
   /// Copies of the kernel for other compile-time values, each with its
   /// launch conditions; the runtime launches the first whose hold.
