@@ -620,6 +620,7 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
       if (k) fg.notes.push_back("kernel " + std::to_string(gi) + " of graph '" + gname + "' is scheduled automatically: kernel '" +
                                 k->name.name + "' cannot take it (" + why + ")");
       fk.schedule = "automatic";
+      if (k) fk.not_taken = "kernel '" + k->name.name + "' cannot take it: " + why;
     }
     fg.kernels.push_back(std::move(fk));
   }

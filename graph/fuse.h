@@ -38,6 +38,7 @@ struct FusedKernel {
   std::string kernel_source;
   std::string schedule;     // "kernel 'matmul_tc_t' (implements matmul), epilogue fused" or "automatic"
   std::string label;        // "kernel 0 of graph 'mlp'", for messages
+  std::string not_taken;    // why the partition's hand-written kernel could not take the group
   /// The fused op's intermediates as the user knows them: "a_t_1" is
   /// "intermediate 't' of op 'center'".
   std::map<std::string, std::string> let_origins;

@@ -26,6 +26,7 @@
 #include "support/diagnostic_verifier.h"
 #include "tools/tmc/huge_pages.h"
 #include "tools/tmc/mapping_command.h"
+#include "graph/fuse.h"
 #include "graph/partition.h"
 #include "tools/tmc/op_kernel.h"
 #include "tools/tmc/options.h"
@@ -130,13 +131,20 @@ void WarnIfNoKernels(const sema::CheckedModule& m, const std::string& emit, Diag
 }
 
 // --emit=graph / --emit=dot: each graph's partition into kernels.
-std::string PrintGraphs(const sema::CheckedModule& m, const Options& o) {
+std::string PrintGraphs(const sema::CheckedModule& m, const Options& o, const SourceManager& sm) {
   std::string out;
   for (const ast::Decl* d : m.ast->decls)
     if (auto* gd = ast::dyn_cast<ast::GraphDecl>(d)) {
       if (!o.graph.empty() && gd->name.name != o.graph) continue;  // --graph NAME: that one
       graph::Graph g = graph::BuildGraph(*gd, m);
       graph::Partition p = graph::PartitionGraph(g, m, !o.no_fuse);
+      // A group whose hand-written kernel fusion finds it cannot rewrite
+      // (one value passed to two of its parameters) is compiled with the
+      // automatic schedule: say so, as the compiled plan does.
+      graph::FusedGraph fg = graph::FuseGraph(g, p, m, sm);
+      for (size_t gi = 0; gi < p.groups.size() && gi < fg.kernels.size(); ++gi)
+        if (!fg.kernels[gi].not_taken.empty())
+          p.groups[gi].kernel = "automatic schedule (" + fg.kernels[gi].not_taken + ")";
       out += o.emit == "dot" ? graph::PrintDot(g, p) : graph::PrintPartition(g, p);
     }
   return out;
@@ -233,7 +241,7 @@ int RealMain(int argc, char** argv) {
     // reports what --emit=ptx would; ast only when asked to print the IR.
     if ((o.emit == "graph" || o.emit == "dot") && !diags.HasErrors())
       for (const sema::CheckedModule* m : modules)
-        if (m && m->ok) output += PrintGraphs(*m, o);
+        if (m && m->ok) output += PrintGraphs(*m, o, sm);
     // --kernel NAME: that kernel of the file alone (options.cpp allows it
     // only for the outputs of the lowering).
     if (o.op.empty() && o.graph.empty() && !o.kernel.empty())
