@@ -18,7 +18,19 @@ struct BuiltinInfo {
   int min_args;
   int max_args;
   bool device_only;
+  // Why it is only available in kernels, not device functions
+  // (docs/language.md, §15), or null. The checks and the code for these
+  // see the kernel's body as a whole (the warpgroup that issues a wgmma or
+  // a setmaxnreg, the registers fenced before a wgmma, the launch bounds
+  // setmaxnreg needs, the mbarriers and tensor maps). cluster_rank has its
+  // own error, ClusterRankInKernel.
+  const char* kernel_only = nullptr;
 };
+
+constexpr const char* kWarpgroupBody = "wgmma's warpgroup, fences and groups are checked over the kernel's body";
+constexpr const char* kLaunchBoundsBody = "the kernel's launch bounds and warpgroups are checked over its body";
+constexpr const char* kTmaStoresBody = "the kernel's tma_stores are checked over its body";
+constexpr const char* kKernelBarriers = "its mbarriers and tensor maps are the kernel's";
 
 BuiltinInfo LookupBuiltin(const std::string& n) {
   static const char* kFloatMath[] = {"exp", "exp2", "log", "log2", "sqrt", "rsqrt", "tanh",
@@ -45,36 +57,22 @@ BuiltinInfo LookupBuiltin(const std::string& n) {
   if (n == "tile") return {Builtin::Tile, 5, 5, true};
   if (n == "cp_async_commit") return {Builtin::CpAsyncCommit, 0, 0, true};
   if (n == "cp_async_wait") return {Builtin::CpAsyncWait, 1, 1, true};
-  if (n == "wgmma" || n == "wgmma_t") return {Builtin::Wgmma, 3, 4, true};
-  if (n == "mbarrier_arrive") return {Builtin::Mbarrier, 1, 2, true};
-  if (n == "mbarrier_init" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait") return {Builtin::Mbarrier, 2, 2, true};
-  if (n == "tma_load") return {Builtin::Tma, 3, 4, true};
+  if (n == "wgmma" || n == "wgmma_t") return {Builtin::Wgmma, 3, 4, true, kWarpgroupBody};
+  if (n == "mbarrier_arrive") return {Builtin::Mbarrier, 1, 2, true, kKernelBarriers};
+  if (n == "mbarrier_init" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait")
+    return {Builtin::Mbarrier, 2, 2, true, kKernelBarriers};
+  if (n == "tma_load") return {Builtin::Tma, 3, 4, true, kKernelBarriers};
   if (n == "cluster_rank" || n == "cluster_sync") return {Builtin::Cluster, 0, 0, true};
-  if (n == "tma_store") return {Builtin::Tma, 2, 2, true};
-  if (n == "tma_store_commit") return {Builtin::Tma, 0, 0, true};
-  if (n == "tma_store_wait") return {Builtin::Tma, 1, 1, true};
-  if (n == "wgmma_wait" || n == "setmaxnreg_inc" || n == "setmaxnreg_dec") return {Builtin::Wgmma, 1, 1, true};
-  if (n == "wgmma_fence" || n == "wgmma_commit" || n == "fence_proxy_async") return {Builtin::Wgmma, 0, 0, true};
+  if (n == "tma_store") return {Builtin::Tma, 2, 2, true, kKernelBarriers};
+  if (n == "tma_store_commit") return {Builtin::Tma, 0, 0, true, kTmaStoresBody};
+  if (n == "tma_store_wait") return {Builtin::Tma, 1, 1, true, kTmaStoresBody};
+  if (n == "wgmma_wait") return {Builtin::Wgmma, 1, 1, true, kWarpgroupBody};
+  if (n == "setmaxnreg_inc" || n == "setmaxnreg_dec") return {Builtin::Wgmma, 1, 1, true, kLaunchBoundsBody};
+  if (n == "wgmma_fence" || n == "wgmma_commit") return {Builtin::Wgmma, 0, 0, true, kWarpgroupBody};
+  if (n == "fence_proxy_async") return {Builtin::Wgmma, 0, 0, true};
   if (n == "spatial" || n == "col_spatial" || n == "repeat" || n == "col_repeat")
     return {Builtin::Mapping, 1, 8, false};
   return {Builtin::None, 0, 0, false};
-}
-
-// Why a built-in is only available in kernels (docs/language.md, §15), or
-// null (cluster_rank has its own error, ClusterRankInKernel). The checks and the code for these see the kernel's body as a whole
-// (the warpgroup that issues a wgmma or a setmaxnreg, the registers fenced
-// before a wgmma, the launch bounds setmaxnreg needs), not a function's.
-const char* WhyKernelOnly(const std::string& n) {
-  if (n == "wgmma" || n == "wgmma_t" || n == "wgmma_fence" || n == "wgmma_commit" || n == "wgmma_wait")
-    return "wgmma's warpgroup, fences and groups are checked over the kernel's body";
-  if (n == "setmaxnreg_inc" || n == "setmaxnreg_dec")
-    return "the kernel's launch bounds and warpgroups are checked over its body";
-  if (n == "tma_store_commit" || n == "tma_store_wait")
-    return "the kernel's tma_stores are checked over its body";
-  if (n == "mbarrier_init" || n == "mbarrier_arrive" || n == "mbarrier_arrive_expect_tx" || n == "mbarrier_wait" ||
-      n == "tma_load" || n == "tma_store")
-    return "its mbarriers and tensor maps are the kernel's";
-  return nullptr;
 }
 
 }  // namespace
@@ -157,11 +155,9 @@ std::optional<ExprInfo> Checker::CheckBuiltinCall(ast::CallExpr* e) {
     diags_.Report(e->callee.range, DiagKind::BuiltinOutsideKernel, name);
     return ErrorInfo();
   }
-  if (body_ == BodyKind::Func) {
-    if (const char* why = WhyKernelOnly(name)) {
-      diags_.Report(e->callee.range, DiagKind::BuiltinOnlyInKernels, name, why);
-      return ErrorInfo();
-    }
+  if (body_ == BodyKind::Func && b.kernel_only) {
+    diags_.Report(e->callee.range, DiagKind::BuiltinOnlyInKernels, name, b.kernel_only);
+    return ErrorInfo();
   }
   if (b.kind == Builtin::Mapping) {
     MappingAtom::Kind k = name == "spatial"       ? MappingAtom::Kind::Spatial
