@@ -1,6 +1,7 @@
 // sink-wgmma-fences: `wgmma_fence(); if (c) { ... } else { ... };
 // wgmma_commit();` becomes `if (c) { fence; ...; commit } else { fence;
-// ...; commit }` when the if issues a wgmma.
+// ...; commit }` when the if issues a wgmma; statements without wgmma
+// built-ins between them stay where they are, outside the if.
 #pragma once
 
 #include "ir/transforms/pass.h"
@@ -12,9 +13,12 @@ namespace tmc::ir {
 /// wgmma_commit statement; the fence and the commit are at the start and
 /// the end of each branch instead (an absent else becomes `fence; commit`),
 /// and again inside a branch that is itself such an if (its first and last
-/// statements: the new fence and commit are then next to it). The three
-/// must be adjacent: with a statement between them (a let before the if) a
-/// nest is left as it is, and ptxas inserts its arrive.
+/// statements: the new fence and commit are then next to it). Statements
+/// between the fence and the if, or the if and the commit, that call none
+/// of wgmma, wgmma_fence, wgmma_commit and wgmma_wait (a let the condition
+/// reads) stay before or after the if: the fence then follows them and the
+/// commit precedes them, which fences the same registers and commits the
+/// same group.
 /// On each path the same fence, wgmmas and commit run in the same order.
 /// Why: ptxas accepts a wgmma whose registers were fenced only when the
 /// fence, the wgmma and the commit of its group are in one basic block; a

@@ -11,6 +11,7 @@
 // RUN: %tmc %s -I %stdlib --emit=ir --arch=sm_90a --kernel first_step --print-after=sink-wgmma-fences -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
 // RUN: %tmc run %s -I %stdlib --arch=sm_90a --kernel first_step --shape M=70,N=72,K=100 --check-races | FileCheck %s --check-prefix=RESULT
 // RUN: %tmc run %s -I %stdlib --arch=sm_90a --kernel nested --shape M=64,N=40,K=70 --check-races | FileCheck %s --check-prefix=RESULT
+// RUN: %tmc run %s -I %stdlib --arch=sm_90a --kernel with_lets --shape M=70,N=40,K=130 --check-races | FileCheck %s --check-prefix=RESULT
 // RESULT: (0 of {{[0-9]+}} compared elements outside
 // RESULT: result: PASS
 
@@ -117,3 +118,52 @@ kernel nested(A: f16[M, K], B: f16[K, N], C: f32[M, N]) implements matmul_acc
 // CHECK-NEXT: wgmma_commit()
 // CHECK-NEXT: }
 // CHECK-NEXT: wgmma_wait(0)
+
+// Statements without wgmma built-ins between the fence and the if (the
+// let its condition reads) stay before it, and those between the if and
+// the commit (a store by one thread) after it.
+kernel with_lets(A: f16[M, K], B: f16[K, N], C: f32[M, N]) implements matmul_acc
+    grid(cdiv(N, 64), cdiv(M, 64)) block(128)
+{
+  shared sa: f16[64, 64] swizzle(3, 3, 3);
+  shared sb: f16[64, 64] swizzle(3, 3, 3);
+  shared steps: i32[1];
+  register acc: f32[64, 64] by repeat(1, 8) * wgmma_c;
+  let m0 = blockIdx.y * 64;
+  let n0 = blockIdx.x * 64;
+  for kt in range(cdiv(K, 64)) {
+    for (r, c) in repeat(32, 1) * spatial(2, 64) on threadIdx.x {
+      let gr = m0 + r;
+      let gk = kt * 64 + c;
+      sa[r, c] = (gr < M && gk < K) ? A[gr, gk] : f16(0.0);
+      let bk = kt * 64 + r;
+      let gj = n0 + c;
+      sb[r, c] = (bk < K && gj < N) ? B[bk, gj] : f16(0.0);
+    }
+    fence_proxy_async();
+    sync;
+    wgmma_fence();
+    let first = kt * 64 < 64;
+    if (first) { wgmma(acc, sa, sb, false); } else { wgmma(acc, sa, sb); }
+    if (threadIdx.x == 0) { steps[0] = kt; }
+    wgmma_commit();
+    wgmma_wait(0);
+    sync;
+  }
+  for (i, j) in repeat(1, 8) * wgmma_c on threadIdx.x {
+    let gi = m0 + i;
+    let gj = n0 + j;
+    if (gi < M && gj < N) { C[gi, gj] = acc[i, j] + f32(steps[0] - steps[0]); }
+  }
+}
+// CHECK-LABEL: kernel with_lets(
+// CHECK: let first: bool =
+// CHECK-NEXT: if first {
+// CHECK-NEXT: wgmma_fence()
+// CHECK: wgmma_commit()
+// CHECK-NEXT: } else {
+// CHECK-NEXT: wgmma_fence()
+// CHECK: wgmma_commit()
+// CHECK-NEXT: }
+// CHECK-NEXT: if (threadIdx.x == 0) {
+// CHECK: wgmma_wait(0)
