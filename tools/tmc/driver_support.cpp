@@ -1,6 +1,5 @@
 #include "tools/tmc/driver_support.h"
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -8,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -129,6 +129,18 @@ int ChangedParams(const sema::KernelInstance& k, const std::vector<std::pair<std
     if (it == k.ct_values.end() || it->second != v) ++n;
   }
   return n;
+}
+
+std::string UnknownScalarArgError(const std::string& owner, const std::vector<std::string>& scalars,
+                                  const std::map<std::string, std::string>& args) {
+  for (const auto& [name, text] : args) {
+    if (std::find(scalars.begin(), scalars.end(), name) != scalars.end()) continue;
+    std::string list;
+    for (const std::string& s : scalars) list += (list.empty() ? "" : ", ") + s;
+    return owner + " has no scalar parameter '" + name + "'" +
+           (list.empty() ? std::string(" (it has none)") : " (its scalar parameters: " + list + ")");
+  }
+  return "";
 }
 
 }  // namespace tmc::driver

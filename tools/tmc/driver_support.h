@@ -2,6 +2,7 @@
 // set up from the command line, and writing a file.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -71,5 +72,11 @@ std::vector<std::vector<std::pair<std::string, int64_t>>> CandidateSpace(const s
 /// (its -D values, defaults, first candidates): 0 for the default
 /// candidate. tmc run tries the candidates with the fewest first.
 int ChangedParams(const sema::KernelInstance& k, const std::vector<std::pair<std::string, int64_t>>& combo);
+
+/// tmc run's error for the first --arg that names none of `scalars`, the
+/// scalar parameters of `owner` ("kernel 'k'", "graph 'g'"); empty when
+/// each names one.
+std::string UnknownScalarArgError(const std::string& owner, const std::vector<std::string>& scalars,
+                                  const std::map<std::string, std::string>& args);
 
 }  // namespace tmc::driver

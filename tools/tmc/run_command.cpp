@@ -407,16 +407,10 @@ int RunKernelCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diag
   if (!unused.empty()) return fail("kernel '" + fn->name + "' has no shape symbol '" + unused.begin()->first + "'");
 
   // Scalar arguments: --arg, else the documented defaults.
-  std::string scalar_names;
+  std::vector<std::string> scalar_names;
   for (const ir::Param& p : fn->params)
-    if (!p.buffer && !p.is_shape_symbol) scalar_names += (scalar_names.empty() ? "" : ", ") + p.var->name;
-  for (const auto& [name, text] : o.args) {
-    bool known = false;
-    for (const ir::Param& p : fn->params) known |= !p.buffer && !p.is_shape_symbol && p.var->name == name;
-    if (!known)
-      return fail("kernel '" + fn->name + "' has no scalar parameter '" + name + "'" +
-                  (scalar_names.empty() ? std::string(" (it has none)") : " (its scalar parameters: " + scalar_names + ")"));
-  }
+    if (!p.buffer && !p.is_shape_symbol) scalar_names.push_back(p.var->name);
+  if (std::string e = UnknownScalarArgError("kernel '" + fn->name + "'", scalar_names, o.args); !e.empty()) return fail(e);
 
   std::mt19937_64 rng(o.seed);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);

@@ -109,17 +109,10 @@ int RunGraphCommand(const Options& o, SourceManager& sm, DiagnosticEngine& diags
   const runtime::GraphPlan& plan = plans.front();
 
   // --arg names a scalar parameter of the graph (as for --kernel and --op).
-  std::string scalar_names;
+  std::vector<std::string> scalars;
   for (const runtime::ParamInfo& info : plan.signature.params)
-    if (info.kind == runtime::ParamInfo::Kind::Scalar) scalar_names += (scalar_names.empty() ? "" : ", ") + info.name;
-  for (const auto& [name, text] : o.args) {
-    bool known = false;
-    for (const runtime::ParamInfo& info : plan.signature.params)
-      known |= info.kind == runtime::ParamInfo::Kind::Scalar && info.name == name;
-    if (!known)
-      return fail("graph '" + plan.name + "' has no scalar parameter '" + name + "'" +
-                  (scalar_names.empty() ? std::string(" (it has none)") : " (its scalar parameters: " + scalar_names + ")"));
-  }
+    if (info.kind == runtime::ParamInfo::Kind::Scalar) scalars.push_back(info.name);
+  if (std::string e = UnknownScalarArgError("graph '" + plan.name + "'", scalars, o.args); !e.empty()) return fail(e);
 
   // The graph's parameters: seeded random inputs (never zeros), outputs
   // poisoned so that unwritten elements show.
