@@ -5,7 +5,6 @@
 // as `(i < M) ? A[i] : 0.0` never loads out of bounds.
 #include "ir/from_ast.h"
 
-#include "support/float_rounding.h"
 #include "support/mma_layouts.h"
 
 #include <map>
@@ -189,7 +188,7 @@ class Lowering {
   Expr Imm(const sema::ConstValue& v, ScalarKind t) {
     switch (v.kind) {
       case sema::ConstValue::Kind::Int:
-        return IsFloat(t) ? FloatImm::Make(t, IntegerToFloatType(t, v.i)) : IntImm::Make(t, v.i);
+        return IsFloat(t) ? FloatImm::Make(t, static_cast<double>(v.i)) : IntImm::Make(t, v.i);
       case sema::ConstValue::Kind::Float:
         return IsFloat(t) ? FloatImm::Make(t, v.f) : IntImm::Make(t, static_cast<int64_t>(v.f));
       case sema::ConstValue::Kind::Bool: return IntImm::Make(ScalarKind::Bool, v.b ? 1 : 0);

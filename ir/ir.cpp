@@ -2,7 +2,6 @@
 #include "ir/ir.h"
 
 #include "support/check.h"
-#include "support/float_rounding.h"
 
 namespace tmc::ir {
 
@@ -119,9 +118,7 @@ Expr IntImm::Make(ScalarKind t, int64_t v) {
 
 Expr FloatImm::Make(ScalarKind t, double v) {
   TMC_CHECK(IsFloat(t), "FloatImm of a non-float type");
-  // Its type's value, rounded once: an untyped literal's exact value, or a
-  // fold computed in double, is what the GPU holds in an f32 (or f16).
-  return std::make_shared<FloatImm>(t, RoundedToFloatType(t, v));
+  return std::make_shared<FloatImm>(t, v);
 }
 
 Expr VarRef::Make(VarPtr v) { return std::make_shared<VarRef>(std::move(v)); }
@@ -152,9 +149,7 @@ Expr Cast::Make(ScalarKind t, Expr a) {
   if (a->type == t) return a;
   if (auto* i = a->as<IntImm>()) {
     if (IsInteger(t)) return IntImm::Make(t, i->value);
-    if (IsFloat(t))  // rounded once, from the integer's exact value
-      return FloatImm::Make(t, IntegerToFloatType(t, IsUnsigned(i->type) ? __int128(static_cast<uint64_t>(i->value))
-                                                                         : __int128(i->value)));
+    if (IsFloat(t)) return FloatImm::Make(t, static_cast<double>(i->value));
   }
   return std::make_shared<Cast>(t, std::move(a));
 }

@@ -167,7 +167,7 @@ struct IntImm : ExprNode {
 struct FloatImm : ExprNode {
   static constexpr ExprKind kKind = ExprKind::FloatImm;
   FloatImm(ScalarKind t, double v) : ExprNode(kKind, t), value(v) {}
-  const double value;  // a value of type t (Make rounds to it)
+  const double value;
   static Expr Make(ScalarKind t, double v);
 };
 

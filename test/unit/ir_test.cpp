@@ -2,7 +2,6 @@
 // the tasks the algebra defines, and the simplifier folds what it should.
 #include <gtest/gtest.h>
 
-#include <cmath>
 #include <map>
 #include <random>
 
@@ -304,23 +303,6 @@ TEST(FlattenBuffers, Layouts) {
   b.scope = MemScope::Global;
   b.layout = LayoutKind::RowMajor;
   EXPECT_EQ(Print(FlatOffset(b, idx)), "((i64(i) * 16i64) + i64(j))");
-}
-
-// A float constant holds its type's value: an untyped literal made f32,
-// an integer cast to f32 (rounded once, from its exact value), a fold.
-TEST(FloatImm, HoldsItsTypesValue) {
-  EXPECT_EQ(FloatImm::Make(ScalarKind::F32, 0.1)->as<FloatImm>()->value, static_cast<double>(0.1f));
-  EXPECT_EQ(FloatImm::Make(ScalarKind::F64, 0.1)->as<FloatImm>()->value, 0.1);
-  EXPECT_EQ(FloatImm::Make(ScalarKind::F16, 0.1)->as<FloatImm>()->value, 0.0999755859375);
-  EXPECT_EQ(FloatImm::Make(ScalarKind::F32, 1e39)->as<FloatImm>()->value, HUGE_VAL);
-  // 2^53 + 2^29 + 1 is above f32's tie between 2^53 and 2^53 + 2^30: an
-  // integer rounded to double first (2^53 + 2^29, a tie) would go to 2^53.
-  int64_t above_tie = (int64_t{1} << 53) + (int64_t{1} << 29) + 1;
-  Expr c = Cast::Make(ScalarKind::F32, IntImm::Make(ScalarKind::I64, above_tie));
-  ASSERT_NE(c->as<FloatImm>(), nullptr);
-  EXPECT_EQ(c->as<FloatImm>()->value, static_cast<double>((int64_t{1} << 53) + (int64_t{1} << 30)));
-  Expr u = Cast::Make(ScalarKind::F32, IntImm::Make(ScalarKind::U64, -1));  // 2^64 - 1
-  EXPECT_EQ(u->as<FloatImm>()->value, 18446744073709551616.0);
 }
 
 }  // namespace
