@@ -10,6 +10,7 @@
 #include <map>
 
 #include "frontend/ast/ast_printer.h"
+#include "support/float_rounding.h"
 
 namespace tmc::ir {
 namespace {
@@ -98,7 +99,9 @@ class Evaluator {
         double v = Eval(c->operand);
         if (c->to == ScalarKind::Bool) return v != 0 ? 1 : 0;
         if (IsInteger(c->to)) return ConvertToInteger(v, c->to);
-        return v;
+        // A written conversion to a narrower float rounds, as in kernels
+        // (`f32(bf16(x))` quantizes); everything else stays f64.
+        return RoundedToFloatType(c->to, v);
       }
       case ast::ExprKind::Call: return Call(static_cast<const ast::CallExpr*>(e));
       case ast::ExprKind::Reduce: return Reduce(static_cast<const ast::ReduceExpr*>(e));

@@ -29,6 +29,7 @@
 #include <thread>
 
 #include "codegen/cpu/cpu_jit.h"
+#include "support/float_rounding.h"
 
 namespace tmc::codegen {
 namespace {
@@ -161,7 +162,8 @@ class OpCompiler {
         llvm::Value* v = Eval(c->operand);
         if (c->to == ScalarKind::Bool) return Bool(NonZero(v));
         if (IsInteger(c->to)) return ToIntegerType(v, c->to);
-        return v;
+        if (c->to == ScalarKind::F64) return v;
+        return ToFloatType(v, c->to);
       }
       case ast::ExprKind::Call: return Call(static_cast<const ast::CallExpr*>(e));
       case ast::ExprKind::Reduce: return Reduce(static_cast<const ast::ReduceExpr*>(e));
@@ -197,6 +199,14 @@ class OpCompiler {
   llvm::Value* ToIntegerType(llvm::Value* v, ScalarKind to) {
     llvm::FunctionCallee fn = mod_.getOrInsertFunction(
         "tmc_op_reference_to_integer", llvm::FunctionType::get(F64(), {F64(), b_.getInt32Ty()}, false));
+    return b_.CreateCall(fn, {v, b_.getInt32(static_cast<uint32_t>(to))});
+  }
+
+  // A narrower float's value (the oracle's RoundedToFloatType), called for
+  // the same reason.
+  llvm::Value* ToFloatType(llvm::Value* v, ScalarKind to) {
+    llvm::FunctionCallee fn = mod_.getOrInsertFunction(
+        "tmc_op_reference_to_float", llvm::FunctionType::get(F64(), {F64(), b_.getInt32Ty()}, false));
     return b_.CreateCall(fn, {v, b_.getInt32(static_cast<uint32_t>(to))});
   }
 
@@ -433,6 +443,10 @@ extern "C" double tmc_op_reference_to_integer(double v, int32_t to) {
   return ir::ConvertToInteger(v, static_cast<ScalarKind>(to));
 }
 
+extern "C" double tmc_op_reference_to_float(double v, int32_t to) {
+  return RoundedToFloatType(static_cast<ScalarKind>(to), v);
+}
+
 // Runs fn over [0, size) in chunks on `threads` threads; false if any chunk failed.
 bool RunParallel(StatementFn fn, double* const* tensors, int64_t size, int threads, int64_t* flops) {
   constexpr int64_t kChunk = 256;
@@ -492,7 +506,9 @@ bool EvaluateOpCompiled(const ast::OpDecl& op, const std::vector<ir::HostTensor>
   if (llvm::verifyModule(*mod, &os)) return oracle();
   std::unique_ptr<llvm::orc::LLJIT> jit = JitForHost(
       std::move(mod), std::move(context),
-      {{"tmc_op_reference_to_integer", reinterpret_cast<void*>(&tmc_op_reference_to_integer)}}, error);
+      {{"tmc_op_reference_to_integer", reinterpret_cast<void*>(&tmc_op_reference_to_integer)},
+       {"tmc_op_reference_to_float", reinterpret_cast<void*>(&tmc_op_reference_to_float)}},
+      error);
   if (!jit) return oracle();
 
   // Storage: the inputs (read only), then one tensor per statement.

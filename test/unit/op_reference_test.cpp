@@ -120,6 +120,9 @@ op integers(X: i32[R, C]) -> i32[R, C] {
             + (X[i, j] ^ 5) + ~X[i, j] + i32(!(X[i, j] > 0));
 }
 op casts(X: f32[R, C]) -> f32[R, C] { out[i, j] = f32(i32(X[i, j] * 3.0)) + f32(bool(X[i, j] > 0.5)); }
+op float_casts(X: f32[R, C]) -> f64[R, C] {
+  out[i, j] = f64(f16(X[i, j] * 3.1)) + f64(bf16(X[i, j] / 7.0)) + f64(f32(f64(X[i, j]) / 3.0)) + f64(f16(X[i, j] * 1e6));
+}
 op with_scalar(X: f32[R, C], alpha: f32) -> f32[R, C] { out[i, j] = alpha * X[i, j] - alpha; }
 op conv1d(X: f32[N, L], W: f32[K, N]) -> f32[K, L] {
   out[k, l] = sum(c < N, t < 3) (l + t - 1 >= 0 && l + t - 1 < L) ? X[c, l + t - 1] * W[k, c] : 0.0;
@@ -140,6 +143,31 @@ op out_of_range(X: f32[R, C]) -> f32[R, C] { out[i, j] = X[i, j + 1]; }
 
 namespace tmc {
 namespace {
+
+// A written conversion to a narrower float rounds in the reference, as
+// in kernels: f32(bf16(x)) quantizes, f16 overflows to infinity.
+TEST(OpReference, FloatCastsRound) {
+  Checked c("op q(X: f64[N]) -> f64[N] { out[i] = f64(bf16(X[i])) + f64(f32(X[i])) - f64(f16(X[i] * 1e5)); }");
+  ASSERT_TRUE(c.module && c.module->ok) << c.collect.First();
+  const auto* op = ast::dyn_cast<ast::OpDecl>(c.module->ast->decls.front());
+  ASSERT_NE(op, nullptr);
+  ir::HostTensor x{{1}, {0.1}};
+  for (bool compiled : {false, true}) {
+    std::vector<ir::HostTensor> outs(1);
+    std::string error;
+    bool ok = compiled ? codegen::EvaluateOpCompiled(*op, {x}, &outs, &error, nullptr, 1)
+                       : ir::EvaluateOp(*op, {x}, &outs, &error);
+    ASSERT_TRUE(ok) << error;
+    // bf16(0.1) = 0.10009765625, f32(0.1) = 0.100000001490116..., f16(1e4) = 10000.
+    EXPECT_EQ(outs[0].values[0], 0.10009765625 + static_cast<double>(0.1f) - 10000.0) << compiled;
+    x.values[0] = 1.0;  // f16(1e5): infinity
+    std::vector<ir::HostTensor> big(1);
+    ok = compiled ? codegen::EvaluateOpCompiled(*op, {x}, &big, &error, nullptr, 1) : ir::EvaluateOp(*op, {x}, &big, &error);
+    ASSERT_TRUE(ok) << error;
+    EXPECT_EQ(big[0].values[0], -HUGE_VAL) << compiled;
+    x.values[0] = 0.1;
+  }
+}
 
 // A result dimension no input binds (a crop's size) comes from the
 // results' shapes the caller gives; an index past an input says which.
