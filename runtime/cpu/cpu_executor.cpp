@@ -1698,7 +1698,9 @@ void tmc_cpu_tma(tmc_cpu_thread* t, int32_t op, void* tile, const void* tensor, 
       // everything that touches it before the wait.
       if (b.check_races && here) {
         CheckRace(tid, shared, tile_buffer, tile_offset, GridAccess::Write, false, site);
-        MarkTmaPending(b.shadow[reinterpret_cast<uintptr_t>(shared)], tid, site, -1);
+        Shadow& sh = b.shadow[reinterpret_cast<uintptr_t>(shared)];
+        sh.generic_writer = -1;  // a write through the asynchronous proxy (CheckRace took it for a store)
+        MarkTmaPending(sh, tid, site, -1);
       }
       copy.dst.emplace_back(shared, tile_offset);
       continue;

@@ -9,6 +9,12 @@
 // RUN: not %tmc run %s --arch=sm_90a --kernel fenced_too_early --shape M=64,N=64,K=64 --check-races 2>&1 | FileCheck %s --check-prefix=EARLY
 // RUN: %tmc run %s --arch=sm_90a --kernel fenced --shape M=64,N=64,K=64 --check-races | FileCheck %s --check-prefix=PASS
 // RUN: not %tmc run %s --arch=sm_90a --kernel store_unfenced --shape M=8,N=64 --check-races 2>&1 | FileCheck %s --check-prefix=STORE
+// A tile refilled by a tma_load before the previous one landed (a wait
+// with the wrong parity) is a race with the copy in flight, not an
+// unfenced generic write: the tma_load is the asynchronous proxy.
+// RUN: not %tmc run %s --arch=sm_90a --kernel refill --shape M=64,N=64,K=128 --check-races 2>&1 | FileCheck %s --check-prefix=REFILL
+// REFILL: error: write of 'sa' element 0 in kernel 'refill' by thread 0 of block (0, 0, 0) before the mbarrier phase that completes the tma_load into it
+// REFILL-NOT: generic proxy
 // Without --check-races the kernels run (the executor has one proxy).
 // RUN: %tmc run %s --arch=sm_90a --kernel unfenced --shape M=64,N=64,K=64 | FileCheck %s --check-prefix=PASS
 // WGMMA: fault_proxy_fence.tm:[[@LINE+23]]:3: error: wgmma in kernel 'unfenced' by thread {{[0-9]+}} of block (0, 0, 0) reads '{{sa|sb}}' element {{[0-9]+}}, written through the generic proxy with no fence_proxy_async after the write: the asynchronous proxy may read the old value
@@ -93,4 +99,30 @@ kernel store_unfenced(X: f32[M, N], Y: f32[M, N] by tma) implements twice2d grid
     tma_store_commit();
     tma_store_wait(0);
   }
+}
+
+kernel refill(A: f16[M, K] by tma, B: f16[K, N] by tma, C: f32[M, N]) implements mm
+    where K == 128, N == 64, M == 64
+    grid(1) block(128)
+{
+  shared sa: f16[64, 64] swizzle(3, 3, 3);
+  shared sb: f16[64, 64] swizzle(3, 3, 3);
+  shared full: mbarrier[2];
+  register acc: f32[64, 64] by repeat(1, 8) * wgmma_c;
+  if (threadIdx.x < 2) { mbarrier_init(full[threadIdx.x], 1); }
+  sync;
+  for kt in range(2) {
+    if (threadIdx.x == 0) {
+      mbarrier_arrive_expect_tx(full[kt], 2 * 64 * 64 * 2);
+      tma_load(sa, A[0, kt * 64], full[kt]);
+      tma_load(sb, B[kt * 64, 0], full[kt]);
+    }
+    mbarrier_wait(full[kt], 1);  // wrong parity: returns at once on a fresh barrier
+    wgmma_fence();
+    wgmma(acc, sa, sb, kt > 0);
+    wgmma_commit();
+    wgmma_wait(0);
+    sync;
+  }
+  for (i, j) in repeat(1, 8) * wgmma_c on threadIdx.x { C[i, j] = acc[i, j]; }
 }
