@@ -138,6 +138,9 @@ void tmc_cpu_int_fault(tmc_cpu_thread* t, int32_t kind, int32_t bits, int32_t si
  * access is valid, or a harmless scratch address after recording the fault.
  * `access` is a TMC_CPU_READ/WRITE/ATOMIC, `scope` the buffer's memory. */
 enum { TMC_CPU_READ = 0, TMC_CPU_WRITE = 1, TMC_CPU_ATOMIC = 2 };
+/* Or'ed into `access` for the bounds check of an instruction's fragment
+ * operand (mma, wgmma): the instruction's own use, not a thread's access. */
+enum { TMC_CPU_OPERAND = 4 };
 enum { TMC_CPU_GLOBAL = 0, TMC_CPU_SHARED = 1, TMC_CPU_REGISTER = 2 };
 /* A per-dimension bounds check failed (--check-bounds): `index` and
  * `extent` hold the access's `rank` indices and dimensions; the site of

@@ -1341,7 +1341,8 @@ class Emitter {
     llvm::FunctionCallee fn = AccessCheck();
     for (llvm::Value* k : {first, last})
       b_.CreateCall(fn, {thread_, WholeArray(b), k, size, b_.getInt32(static_cast<uint32_t>(ScalarBytes(b.elem))),
-                         b_.getInt32(static_cast<uint32_t>(BufferId(b))), b_.getInt32(write ? TMC_CPU_WRITE : TMC_CPU_READ),
+                         b_.getInt32(static_cast<uint32_t>(BufferId(b))),
+                         b_.getInt32((write ? TMC_CPU_WRITE : TMC_CPU_READ) | TMC_CPU_OPERAND),
                          b_.getInt32(TMC_CPU_REGISTER), b_.getInt32(static_cast<uint32_t>(Site()))});
     llvm::Value* inside = b_.CreateAnd(b_.CreateICmpSGE(first, b_.getInt64(0)), b_.CreateICmpSLT(last, size));
     return b_.CreateSelect(inside, off, llvm::ConstantInt::get(off->getType(), 0));

@@ -280,6 +280,18 @@ struct Fiber {
     int32_t group, site;
   };
   std::vector<InFlightRegisters> wgmma_registers;
+  // wgmma_fence calls so far, and (in the checking modes) the register
+  // accesses since the latest: a wgmma using one of these registers needs
+  // a fence between (PTX ISA, wgmma.fence).
+  int32_t wgmma_fences = 0;
+  struct RegisterTouch {
+    const char* addr;
+    int32_t bytes, buffer, site;
+    int64_t offset;
+    bool write;
+  };
+  std::vector<RegisterTouch> unfenced_registers;
+  size_t compact_registers_at = 4096;  // its size at which repeated registers are dropped
   std::vector<WgmmaRead> tma_store_reads;  // --check-races: reads of tma_stores not yet waited for
   int32_t tma_store_groups = 0;            // tma_store_commit calls so far
   // The group of the latest tma_store and its site, and the groups a
@@ -595,6 +607,9 @@ void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b
     f.wgmma_reads.clear();
     f.wgmma_groups = 0;
     f.wgmma_registers.clear();
+    f.wgmma_fences = 0;
+    f.unfenced_registers.clear();
+    f.compact_registers_at = 4096;
     f.tma_store_reads.clear();
     f.tma_store_groups = 0;
     f.tma_store_last_group = f.tma_store_last_site = -1;
@@ -1370,6 +1385,32 @@ void MeetWarp(tmc_cpu_thread* t, int32_t site) {
   Park(State::AtWarp, site);
 }
 
+// A wgmma at `site` by `t` using D's registers [d, d + d_bytes) and A's
+// [a, a + a_bytes) (a null when A is in shared memory): the thread must
+// have executed a wgmma_fence, and none of these registers may have been
+// accessed since its latest one (the accesses are known in the checking
+// modes). Reported once per wgmma.
+void CheckWgmmaFenced(tmc_cpu_thread* t, Fiber& me, const char* d, int32_t d_bytes, const char* a, int32_t a_bytes,
+                      int32_t site) {
+  auto inside = [](const char* p, const char* begin, int32_t bytes) { return begin && p >= begin && p < begin + bytes; };
+  CpuFinding f{CpuFinding::Kind::WgmmaUnfenced};
+  f.site = site;
+  f.thread = t->linear_tid;
+  if (me.wgmma_fences == 0) {
+    Record(f);
+    return;
+  }
+  for (const Fiber::RegisterTouch& r : me.unfenced_registers)
+    if (inside(r.addr, d, d_bytes) || inside(r.addr, a, a_bytes)) {
+      f.other_site = r.site;
+      f.buffer = r.buffer;
+      f.offset = r.offset;
+      f.write = r.write;
+      Record(f);
+      return;
+    }
+}
+
 // A warpgroup instruction at `site` that the warp of `t` executed (its
 // lanes have met there): counted once per warp, by lane 0.
 void CountWarpgroupOp(tmc_cpu_thread* t, int32_t site) {
@@ -1521,6 +1562,7 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, const uint16_t* a_regs, uint64_t
     for (int k = 0; k < 16; ++k) acc += a[row_half][k] * element(b_desc, trans_b != 0, col, k, b_buffer, b_base);
     d[i] = acc;
   }
+  CheckWgmmaFenced(t, me, reinterpret_cast<const char*>(d), n / 2 * 4, reinterpret_cast<const char*>(a_regs), 16, site);
   // The hardware reads A's registers and writes D's until the wgmma_wait
   // that completes this group: accesses to them before it are reported.
   me.wgmma_registers.push_back({reinterpret_cast<const char*>(d), reinterpret_cast<const char*>(d + n / 2),
@@ -1611,6 +1653,10 @@ void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t 
   CountWarpgroupOp(t, site);
   Fiber& me = Current();
   if (op == TMC_CPU_WGMMA_COMMIT) ++me.wgmma_groups;
+  if (op == TMC_CPU_WGMMA_FENCE) {
+    ++me.wgmma_fences;
+    me.unfenced_registers.clear();
+  }
   if (op != TMC_CPU_WGMMA_WAIT) return;
   int32_t done_below = me.wgmma_groups - std::max(pending, 0);
   EndAsyncReads(t->linear_tid, me.wgmma_reads, done_below);
@@ -1911,6 +1957,8 @@ void tmc_cpu_int_fault(tmc_cpu_thread* t, int32_t kind, int32_t bits, int32_t si
 void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t extent, int32_t bytes, int32_t buffer,
                      int32_t access, int32_t scope, int32_t site) {
   using namespace tmc::runtime;
+  const bool operand = (access & TMC_CPU_OPERAND) != 0;  // an instruction's fragment, not the thread's access
+  access &= ~TMC_CPU_OPERAND;
   if (offset < 0 || offset >= extent) {
     CpuFinding f{CpuFinding::Kind::OutOfBounds};
     f.site = site;
@@ -1936,6 +1984,22 @@ void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t exte
         Record(f);
         break;
       }
+    // After the thread's first wgmma_fence, its accesses until the next
+    // one: a wgmma using one of these registers lacks the fence between.
+    Fiber& me = Current();
+    if (me.wgmma_fences > 0 && !operand) {
+      if (me.unfenced_registers.size() >= me.compact_registers_at) {  // a long stretch: each register once
+        std::sort(me.unfenced_registers.begin(), me.unfenced_registers.end(),
+                  [](const Fiber::RegisterTouch& x, const Fiber::RegisterTouch& y) { return x.addr < y.addr; });
+        me.unfenced_registers.erase(
+            std::unique(me.unfenced_registers.begin(), me.unfenced_registers.end(),
+                        [](const Fiber::RegisterTouch& x, const Fiber::RegisterTouch& y) { return x.addr == y.addr; }),
+            me.unfenced_registers.end());
+        me.compact_registers_at = std::max<size_t>(4096, 2 * me.unfenced_registers.size());
+      }
+      me.unfenced_registers.push_back(
+          {static_cast<const char*>(addr), bytes, buffer, site, offset, access != TMC_CPU_READ});
+    }
     return addr;  // registers are the thread's own: no race, no memory traffic
   }
   if (g_block->check_races)

@@ -32,6 +32,11 @@ struct CpuFinding {
     // wgmma may still use it (before the wgmma_wait that completes its
     // group; `other_site`: the wgmma).
     WgmmaRegisterInFlight,
+    // A wgmma (at `site`) using a register (`buffer`[`offset`]) that its
+    // thread accessed (at `other_site`; a write when `write`) after its
+    // latest wgmma_fence; `other_site` -1: the thread executed no
+    // wgmma_fence before this wgmma at all.
+    WgmmaUnfenced,
     // A thread that ended with a tma_store (at `site`) not completed by a
     // tma_store_wait: the block's shared memory may go while it reads it.
     TmaStoreUnfinished,

@@ -194,6 +194,15 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      fn->name, f.thread, f.block[0], f.block[1], f.block[2])
             .Note(site(f.other_site), DiagKind::NoteWgmmaInFlight);
         break;
+      case runtime::CpuFinding::Kind::WgmmaUnfenced:
+        if (f.other_site < 0) {
+          diags.Report(site(f.site), DiagKind::RunWgmmaNeverFenced, fn->name, f.thread, f.block[0], f.block[1], f.block[2]);
+          break;
+        }
+        diags.Report(site(f.site), DiagKind::RunWgmmaUnfencedRegister, fn->name, f.thread, f.block[0], f.block[1],
+                     f.block[2], buffer(f.buffer), f.offset, f.write ? "wrote" : "read")
+            .Note(site(f.other_site), DiagKind::NoteUnfencedRegisterAccess, f.write ? "write" : "read");
+        break;
       case runtime::CpuFinding::Kind::MbarrierDeadlock: {
         std::string missing = fmt::format("{} arrival{}", f.extent, f.extent == 1 ? "" : "s");
         if (f.address > 0) missing += fmt::format(" and {} transaction bytes", f.address);
