@@ -642,7 +642,19 @@ void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b
 // (nobody in the cluster can run): reported, true.
 bool ReportMbarrierDeadlock(Block& b) {
   int32_t n = static_cast<int32_t>(b.fibers.size());
+  // The waiter to report: one whose barrier has all its arrivals but not
+  // its transaction bytes (an expect_tx that does not match the copies)
+  // is the cause; the others (a producer waiting for the consumers to
+  // free a stage) wait on it. Otherwise the first waiter.
+  int32_t chosen = -1;
   for (int32_t i = 0; i < n; ++i) {
+    const Fiber& f = b.fibers[static_cast<size_t>(i)];
+    if (f.state != State::AtMbarrier) continue;
+    const Mbarrier& m = b.mbarriers[f.wait_bar];
+    if (chosen < 0 || (m.pending == 0 && m.tx - m.inflight != 0)) chosen = i;
+    if (m.pending == 0 && m.tx - m.inflight != 0) break;
+  }
+  for (int32_t i = std::max(chosen, 0); i < n; ++i) {
     const Fiber& f = b.fibers[static_cast<size_t>(i)];
     if (f.state != State::AtMbarrier) continue;
     const Mbarrier& m = b.mbarriers[f.wait_bar];
