@@ -167,6 +167,7 @@ const char* FindingText(tmc::runtime::CpuFinding::Kind k) {
     case K::MbarrierUninitialized: return "an mbarrier used before mbarrier_init";
     case K::WgmmaRegisterInFlight: return "a wgmma register used before its wgmma_wait";
     case K::WgmmaUnfenced: return "a wgmma without a wgmma_fence after its registers were accessed";
+    case K::SetmaxnregOverBudget: return "a setmaxnreg_inc beyond the SM's registers";
     case K::TmaStoreUnfinished: return "a tma_store still reading shared memory when its thread ended";
     case K::ClusterRankOutside: return "a block rank outside the cluster";
     case K::ClusterEmptyMask: return "a multicast tma_load to no block";

@@ -68,11 +68,15 @@ void tmc_cpu_wgmma(tmc_cpu_thread* t, float* d, const uint16_t* a_regs, uint64_t
                    int32_t site);
 /* wgmma_fence / wgmma_commit / wgmma_wait(pending): the warp's lanes meet
  * (.sync.aligned); a wait completes the groups but the `pending` most
- * recent, whose shared-memory reads are race-checked then. */
+ * recent, whose shared-memory reads are race-checked then.
+ * setmaxnreg_dec / _inc(pending): likewise a warpgroup instruction; the
+ * warpgroup's register count becomes `pending`. */
 enum {
   TMC_CPU_WGMMA_FENCE = 0,
   TMC_CPU_WGMMA_COMMIT = 1,
   TMC_CPU_WGMMA_WAIT = 2,
+  TMC_CPU_SETMAXNREG_DEC = 3,
+  TMC_CPU_SETMAXNREG_INC = 4,
 };
 void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t site);
 /* fence_proxy_async: the thread's earlier shared-memory writes become

@@ -1129,9 +1129,11 @@ class Emitter {
         return InlinePtx("fence.proxy.async.shared::cta;");
       case I::SetMaxNReg: {
         // A warpgroup operation; on the host the warp's lanes meet, as for wgmma's fences.
-        std::string text = fmt::format("setmaxnreg.{}.sync.aligned.u32 {};", *AsConstInt(c->args[1]) ? "inc" : "dec",
-                                       *AsConstInt(c->args[0]));
-        return o_.host ? WgmmaSync(*c, TMC_CPU_WGMMA_FENCE, 0, text) : InlinePtx(text.c_str());
+        bool inc = *AsConstInt(c->args[1]) != 0;
+        int64_t count = *AsConstInt(c->args[0]);
+        std::string text = fmt::format("setmaxnreg.{}.sync.aligned.u32 {};", inc ? "inc" : "dec", count);
+        return o_.host ? WgmmaSync(*c, inc ? TMC_CPU_SETMAXNREG_INC : TMC_CPU_SETMAXNREG_DEC, count, text)
+                       : InlinePtx(text.c_str());
       }
       case I::WgmmaWait: {
         int64_t n = *AsConstInt(c->args[0]);

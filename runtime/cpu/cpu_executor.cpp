@@ -370,6 +370,9 @@ struct Block {
   std::vector<Block>* cluster = nullptr;
   int32_t rank = 0;
   int64_t cluster_epoch = 0;
+  // setmaxnreg: each warpgroup's register count after its latest one (0:
+  // none executed), and the site of its latest increase.
+  std::vector<int32_t> warpgroup_registers, warpgroup_inc_site;
 };
 
 // Whether every thread of `b` has returned (its shared memory is gone).
@@ -510,7 +513,10 @@ void* InitialStack(char* stack) {
 // that executed one a different number of times than another warp of it
 // (`if (threadIdx.x < 32) { setmaxnreg_dec(40); }`) is reported, with the
 // first such site (a warp the block lacks counts as none).
+void CheckRegisterBudget(Block& b);
+
 void CheckWarpgroups(Block& b) {
+  CheckRegisterBudget(b);
   for (size_t g = 0; 4 * g < b.warps.size(); ++g) {
     std::map<int32_t, std::array<int64_t, 4>> counts;  // by site (in order: the first reported is stable)
     for (size_t k = 0; k < 4 && 4 * g + k < b.warps.size(); ++k)
@@ -530,6 +536,36 @@ void CheckWarpgroups(Block& b) {
       return;
     }
   }
+}
+
+// At the end of a block: setmaxnreg_inc waits on the GPU until the other
+// warpgroups have freed the registers it asks for. A block alone on its SM
+// (kernels with setmaxnreg are compiled for one) has the SM's 65536; a
+// warpgroup that executed none holds what ptxas gave each thread at entry
+// (65536 / threads, in multiples of 8, at most 256). If the counts after
+// every warpgroup's latest setmaxnreg add up to more, some increase never
+// completed on the GPU: reported at one (the last warpgroup's).
+void CheckRegisterBudget(Block& b) {
+  constexpr int64_t kSmRegisters = 65536;
+  int64_t threads = static_cast<int64_t>(b.fibers.size());
+  int64_t entry = std::min<int64_t>(256, kSmRegisters / std::max<int64_t>(threads, 1) / 8 * 8);
+  int64_t total = 0;
+  int32_t inc_wg = -1;
+  for (size_t g = 0; g < b.warpgroup_registers.size(); ++g) {
+    int64_t in_group = std::min<int64_t>(128, threads - static_cast<int64_t>(128 * g));
+    int64_t per_thread = b.warpgroup_registers[g] > 0 ? b.warpgroup_registers[g] : entry;
+    total += per_thread * in_group;
+    if (b.warpgroup_inc_site[g] >= 0) inc_wg = static_cast<int32_t>(g);
+  }
+  if (total <= kSmRegisters || inc_wg < 0) return;
+  CpuFinding d{CpuFinding::Kind::SetmaxnregOverBudget};
+  d.site = b.warpgroup_inc_site[static_cast<size_t>(inc_wg)];
+  d.thread = 128 * inc_wg;
+  d.offset = b.warpgroup_registers[static_cast<size_t>(inc_wg)];
+  d.address = total;
+  d.extent = kSmRegisters;
+  g_block = &b;
+  Record(d);
 }
 
 // After a scheduling round every fiber of the warp [w0, w1) is parked or
@@ -597,6 +633,8 @@ void StartBlock(const CpuLaunch& l, int32_t bx, int32_t by, int32_t bz, Block& b
     w.phase = 0;
     w.group_ops.clear();
   }
+  b.warpgroup_registers.assign(static_cast<size_t>((n + 127) / 128), 0);
+  b.warpgroup_inc_site.assign(static_cast<size_t>((n + 127) / 128), -1);
   for (int32_t i = 0; i < n; ++i) {
     Fiber& f = b.fibers[static_cast<size_t>(i)];
     f.state = State::Ready;
@@ -1668,6 +1706,12 @@ void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t 
   if (op == TMC_CPU_WGMMA_FENCE) {
     ++me.wgmma_fences;
     me.unfenced_registers.clear();
+  }
+  if (op == TMC_CPU_SETMAXNREG_DEC || op == TMC_CPU_SETMAXNREG_INC) {
+    size_t wg = static_cast<size_t>(t->linear_tid / 128);
+    g_block->warpgroup_registers[wg] = pending;
+    if (op == TMC_CPU_SETMAXNREG_INC) g_block->warpgroup_inc_site[wg] = site;
+    return;
   }
   if (op != TMC_CPU_WGMMA_WAIT) return;
   int32_t done_below = me.wgmma_groups - std::max(pending, 0);

@@ -67,6 +67,10 @@ struct CpuFinding {
     // that warp `thread` / 32 executed `address` times and warp
     // `other_thread` / 32 of the same warpgroup `extent` times.
     WarpgroupDivergence,
+    // After every warpgroup's setmaxnreg the block would hold `address`
+    // registers (`extent`: the SM's), so the increase at `site` (by the
+    // warpgroup of `thread`, to `offset` registers) never completes.
+    SetmaxnregOverBudget,
   };
   static constexpr int kMaxRank = 8;  // indices kept of an IndexOutOfBounds access
   // Why lanes of a warp diverged at a warp operation (WarpDivergence).

@@ -16,6 +16,10 @@
 // setmaxnreg exists on sm_90a only, for whole warpgroups.
 // RUN: not %tmc %s --arch=sm_90 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not %tmc %s --arch=sm_90a -D WARPS=3 2>&1 | FileCheck %s --check-prefix=PARTIAL
+// Asking for more than the SM has (40 * 128 + 256 * 256 > 65536) hangs on
+// the GPU: the increase waits for registers nobody frees.
+// RUN: not %tmc run %s --arch=sm_90a --kernel twice_ws --shape N=300 -D INC=256 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: setmaxnreg.tm:[[@LINE+26]]:5: error: setmaxnreg_inc(256) in kernel 'twice_ws' by warpgroup 2 of block (0, 0, 0) never completes on the GPU: after every warpgroup's setmaxnreg the block would hold 70656 registers, more than the SM's 65536
 // NUMERIC: unwritten:  0 of
 // NUMERIC: result:     PASS
 // PTX: .minnctapersm 1
@@ -28,7 +32,7 @@
 
 op twice(X: f32[N]) -> f32[N] { out[i] = X[i] * 2.0; }
 
-kernel twice_ws<WARPS: int in [3, 12] = 12>(X: f32[N], Y: f32[N]) implements twice grid(cdiv(N, 256)) block(32 * WARPS) {
+kernel twice_ws<WARPS: int in [3, 12] = 12, INC: int = 232>(X: f32[N], Y: f32[N]) implements twice grid(cdiv(N, 256)) block(32 * WARPS) {
   shared buf: f32[256];
   shared full: mbarrier[1];
   if (threadIdx.x == 0) { mbarrier_init(full[0], 128); }
@@ -41,7 +45,7 @@ kernel twice_ws<WARPS: int in [3, 12] = 12>(X: f32[N], Y: f32[N]) implements twi
     }
     mbarrier_arrive(full[0]);
   } else {
-    setmaxnreg_inc(232);  // the consumers take them
+    setmaxnreg_inc(INC);  // the consumers take them
     mbarrier_wait(full[0], 0);
     let t = threadIdx.x - 128;
     let i = blockIdx.x * 256 + t;

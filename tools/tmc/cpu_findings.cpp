@@ -194,6 +194,10 @@ void ReportFindings(const std::vector<runtime::CpuFinding>& findings, const code
                      fn->name, f.thread, f.block[0], f.block[1], f.block[2])
             .Note(site(f.other_site), DiagKind::NoteWgmmaInFlight);
         break;
+      case runtime::CpuFinding::Kind::SetmaxnregOverBudget:
+        diags.Report(site(f.site), DiagKind::RunSetmaxnregOverBudget, f.offset, fn->name, f.thread / 128, f.block[0],
+                     f.block[1], f.block[2], f.address, f.extent);
+        break;
       case runtime::CpuFinding::Kind::WgmmaUnfenced:
         if (f.other_site < 0) {
           diags.Report(site(f.site), DiagKind::RunWgmmaNeverFenced, fn->name, f.thread, f.block[0], f.block[1], f.block[2]);
