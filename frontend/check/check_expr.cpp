@@ -17,6 +17,9 @@ bool IsDim3Builtin(const std::string& name) {
   return false;
 }
 
+// Identifiers longer than this get no "did you mean" suggestion.
+constexpr size_t kMaxSuggestedLength = 64;
+
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -220,9 +223,13 @@ std::optional<int64_t> Checker::EvalInt(ast::Expr* e, std::string_view what) {
 void Checker::ReportUndeclared(const std::string& name, SourceRange range) {
   // Like clang: suggest only close matches, and nothing for very short
   // names, where every other short name is "close".
+  // Nor for very long ones: the distance costs their lengths' product.
   std::string best;
-  size_t best_distance = name.size() < 3 ? 0 : std::max<size_t>(1, name.size() / 3) + 1;
+  size_t best_distance = name.size() < 3 || name.size() > kMaxSuggestedLength ? 0 : std::max<size_t>(1, name.size() / 3) + 1;
   auto consider = [&](const std::string& candidate) {
+    // The lengths' difference is a lower bound of the distance.
+    size_t gap = name.size() > candidate.size() ? name.size() - candidate.size() : candidate.size() - name.size();
+    if (gap >= best_distance) return;
     size_t d = EditDistance(name, candidate);
     if (d < best_distance) {
       best_distance = d;
