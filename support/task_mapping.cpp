@@ -79,12 +79,9 @@ TaskMapping TaskMapping::Compose(const TaskMapping& rhs) const {
 
 int64_t TaskMapping::TaskCount() const { return CheckedProduct(shape_).value_or(0); }
 
-void TaskMapping::ForEachTaskFrom(size_t atom, int64_t w, Task& base,
-                                  const std::function<void(const Task&)>& fn) const {
-  if (atom == atoms_.size()) {
-    fn(base);
-    return;
-  }
+bool TaskMapping::ForEachTaskFrom(size_t atom, int64_t w, Task& base,
+                                  const std::function<bool(const Task&)>& fn) const {
+  if (atom == atoms_.size()) return fn(base);
   // Workers and shape of the chain to the right of this atom.
   int64_t rest_workers = 1;
   Task rest_shape(shape_.size(), 1);
@@ -95,9 +92,13 @@ void TaskMapping::ForEachTaskFrom(size_t atom, int64_t w, Task& base,
   Task saved = base;
   for (const Task& t : AtomTasks(atoms_[atom], w / rest_workers)) {
     for (size_t d = 0; d < base.size(); ++d) base[d] = saved[d] + t[d] * rest_shape[d];
-    ForEachTaskFrom(atom + 1, w % rest_workers, base, fn);
+    if (!ForEachTaskFrom(atom + 1, w % rest_workers, base, fn)) {
+      base = saved;
+      return false;
+    }
   }
   base = saved;
+  return true;
 }
 
 void TaskMapping::FlatTasksOf(int64_t w, std::vector<int64_t>* out) const {

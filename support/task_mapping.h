@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tmc {
@@ -46,7 +47,9 @@ class TaskMapping {
   /// every task of 128 workers several times per wgmma operand.
   void FlatTasksOf(int64_t w, std::vector<int64_t>* out) const;
   /// Calls `fn(task)` for each task of worker `w`, in order, without
-  /// materializing the list (used on large mappings).
+  /// materializing the list (used on large mappings). An `fn` that
+  /// returns bool stops the walk by returning false (the first tasks of a
+  /// worker that has 2^40).
   template <typename Fn>
   void ForEachTask(int64_t w, Fn&& fn) const;
 
@@ -58,7 +61,7 @@ class TaskMapping {
   friend bool operator==(const TaskMapping&, const TaskMapping&) = default;
 
  private:
-  void ForEachTaskFrom(size_t atom, int64_t w, Task& base, const std::function<void(const Task&)>& fn) const;
+  bool ForEachTaskFrom(size_t atom, int64_t w, Task& base, const std::function<bool(const Task&)>& fn) const;
   std::vector<MappingAtom> atoms_;
   std::vector<int64_t> shape_;
   int64_t workers_ = 1;
@@ -73,6 +76,9 @@ template <typename Fn>
 void TaskMapping::ForEachTask(int64_t w, Fn&& fn) const {
   if (w < 0 || w >= workers_ || atoms_.empty()) return;
   Task base(shape_.size(), 0);
-  ForEachTaskFrom(0, w, base, std::function<void(const Task&)>(fn));
+  if constexpr (std::is_void_v<std::invoke_result_t<Fn&, const Task&>>)
+    ForEachTaskFrom(0, w, base, [&fn](const Task& t) { return fn(t), true; });
+  else
+    ForEachTaskFrom(0, w, base, std::function<bool(const Task&)>(fn));
 }
 }  // namespace tmc

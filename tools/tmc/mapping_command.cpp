@@ -127,9 +127,11 @@ std::string DescribeMapping(const TaskMapping& m, std::optional<int64_t> worker,
       int64_t shown = 0;
       constexpr int64_t kMaxShown = 4096;
       m.ForEachTask(*worker, [&](const Task& t) {
-        if (shown++ < kMaxShown) tasks += " " + TaskString(t);
+        tasks += " " + TaskString(t);
+        return ++shown < kMaxShown;  // a worker may have 2^40 tasks: the first ones only
       });
-      if (shown > kMaxShown) tasks += fmt::format(" ... ({} more)", shown - kMaxShown);
+      int64_t per_worker = m.TaskCount() / m.Workers();
+      if (per_worker > shown) tasks += fmt::format(" ... ({} more)", per_worker - shown);
       out += fmt::format("worker {}:{}\n", *worker, tasks);
     }
   }
