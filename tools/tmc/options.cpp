@@ -44,6 +44,27 @@ bool ParseInt(const std::string& text, int64_t* out) {
   return ec == std::errc() && p == e;
 }
 
+// An integer as the language writes one (docs/language.md, §2): decimal,
+// 0x hexadecimal or 0b binary, with `_` between digits, and a sign.
+bool ParseIntLiteral(std::string text, int64_t* out) {
+  bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.erase(0, 1);
+  int base = 10;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X' || text[1] == 'b' || text[1] == 'B')) {
+    base = text[1] == 'x' || text[1] == 'X' ? 16 : 2;
+    text.erase(0, 2);
+  }
+  if (text.empty() || text.front() == '_') return false;
+  std::erase(text, '_');
+  uint64_t magnitude = 0;
+  const char* b = text.data();
+  auto [p, ec] = std::from_chars(b, b + text.size(), magnitude, base);
+  if (ec != std::errc() || p != b + text.size()) return false;
+  if (magnitude > (negative ? uint64_t{1} << 63 : uint64_t{INT64_MAX})) return false;
+  *out = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+  return true;
+}
+
 bool IsIdentifier(const std::string& s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
@@ -152,8 +173,9 @@ bool AddDefine(Options* o, const std::string& v, std::string* error) {
     if (one == "true") n = 1;
     else if (one == "false") n = 0;
     else if (auto type = ParseScalar(one)) n = EncodeTypeValue(*type);  // an element-type parameter's value
-    else if (!ParseInt(one, &n))
-      return Error(error, "-D value of '" + name + "' must be an integer, a bool or a scalar type");
+    else if (!ParseIntLiteral(one, &n))
+      return Error(error, "-D value of '" + name + "' must be an integer (42, 0x2a, 0b101010), a bool or a scalar type, got '" +
+                              one + "'");
     // A value listed twice is one candidate (not two writing one file).
     if (std::find(values.begin(), values.end(), n) == values.end()) values.push_back(n);
   }
