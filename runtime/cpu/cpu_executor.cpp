@@ -1715,7 +1715,15 @@ void tmc_cpu_wgmma_sync(tmc_cpu_thread* t, int32_t op, int32_t pending, int32_t 
   }
   if (op != TMC_CPU_WGMMA_WAIT) return;
   int32_t done_below = me.wgmma_groups - std::max(pending, 0);
-  EndAsyncReads(t->linear_tid, me.wgmma_reads, done_below);
+  // A wgmma is one operation of the whole warpgroup: the wait that
+  // completes its group in one thread completes it for all (each thread
+  // issued only its share of the reads here). So the warpgroup's reads of
+  // those groups end now, ordered before what this thread does next (an
+  // elected thread releasing the stage for all, as CUTLASS's pipelines do).
+  int32_t first = t->linear_tid / 128 * 128;
+  int32_t last = std::min<int32_t>(first + 128, static_cast<int32_t>(g_block->fibers.size()));
+  for (int32_t u = first; u < last; ++u)
+    EndAsyncReads(t->linear_tid, g_block->fibers[static_cast<size_t>(u)].wgmma_reads, done_below);
   std::erase_if(me.wgmma_registers, [&](const Fiber::InFlightRegisters& r) { return r.group < done_below; });
 }
 
