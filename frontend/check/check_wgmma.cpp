@@ -137,7 +137,10 @@ ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
   if (transposed) {
     int64_t bt_rows = b->dims[0].value, bt_k = b->dims[1].value;
     if (a_rows != rows || bt_rows != cols || bt_k != k || k % 16 != 0) {
-      diags_.Report(e->range, DiagKind::WgmmaTShapes, rows, cols, a_rows, k, bt_rows, bt_k);
+      auto d = diags_.Report(e->range, DiagKind::WgmmaTShapes, rows, cols, a_rows, k, bt_rows, bt_k);
+      if (a_rows == rows && bt_rows == k && bt_k == cols && k % 16 == 0)  // b as [K, N]: wgmma's form
+        d.Note(e->args[2]->range, DiagKind::NoteWgmmaOtherForm, ast::PrintExpr(e->args[2]), bt_rows, bt_k, "[K, N]",
+               "wgmma");
       return ErrorInfo();
     }
     return void_info;
@@ -145,7 +148,10 @@ ExprInfo Checker::CheckWgmmaCall(ast::CallExpr* e, const std::string& name) {
   int64_t b_rows = b->dims[b->Rank() - 2].value;
   int64_t b_cols = b->dims.back().value * (b->Rank() == 3 ? b->dims[0].value : 1);
   if (a_rows != rows || k != b_rows || b_cols != cols || k % 16 != 0) {
-    diags_.Report(e->range, DiagKind::WgmmaShapes, rows, cols, a_rows, k, b_rows, b_cols);
+    auto d = diags_.Report(e->range, DiagKind::WgmmaShapes, rows, cols, a_rows, k, b_rows, b_cols);
+    if (b->Rank() == 2 && a_rows == rows && b_rows == cols && b_cols == k && k % 16 == 0)  // b as [N, K]
+      d.Note(e->args[2]->range, DiagKind::NoteWgmmaOtherForm, ast::PrintExpr(e->args[2]), b_rows, b_cols, "[N, K]",
+             "wgmma_t");
     return ErrorInfo();
   }
   return void_info;

@@ -57,6 +57,12 @@ kernel shapes() block(128) {
   wgmma(acc64, sa, sb, 1.5);  // expected-error {{accumulate flag}}
   shared bt: f16[32, 64] swizzle(3, 3, 3);
   wgmma_t(acc64, sa, bt);  // expected-error {{wgmma_t needs d[M, N] = a[M, K] * bt[N, K] transposed, with K a multiple of 16; got d 64x64, a 64x64, bt 32x64}}
+  // B stored [N, K] given to wgmma, and [K, N] to wgmma_t: a note names the other.
+  register acc32: f32[64, 32] by repeat(1, 4) * wgmma_c;
+  shared b_nk: f16[32, 64] swizzle(3, 3, 3);
+  wgmma(acc32, sa, b_nk);  // expected-error {{got d 64x32, a 64x64, b 32x64}} expected-note {{'b_nk' is 32x64, which is B as [N, K]: that is what 'wgmma_t' takes}}
+  shared b_kn: f16[64, 32] swizzle(2, 3, 3);
+  wgmma_t(acc32, sa, b_kn);  // expected-error {{got d 64x32, a 64x64, bt 64x32}} expected-note {{'b_kn' is 64x32, which is B as [K, N]: that is what 'wgmma' takes}}
   register wide: f32[64, 320] by repeat(1, 40) * wgmma_c;
   wgmma(wide, sa, sb);  // expected-error {{wgmma computes at most 256 columns an instruction: an accumulator of 320 columns must be at most 256 wide or a multiple of 256}}
 }
