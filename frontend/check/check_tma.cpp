@@ -83,8 +83,11 @@ bool Checker::CheckTmaTile(ast::CallExpr* call, size_t index, const Symbol& map,
     if (fits) swizzle = int64_t{16} << L.args[0].value;
     if (!fits || row_bytes != swizzle)
       return bad(fmt::format("row-major, or swizzled as TMA writes it: swizzle(1, {0}, 3), swizzle(2, {0}, 3) or "
-                             "swizzle(3, {0}, 3) with rows of {1}, {2} or {3} elements (32, 64 or 128 bytes)",
-                             4 - log_e, 32 / elem, 64 / elem, 128 / elem));
+                             "swizzle(3, {0}, 3) with rows of {1}, {2} or {3} elements respectively (32, 64 or 128 "
+                             "bytes){4}",
+                             4 - log_e, 32 / elem, 64 / elem, 128 / elem,
+                             fits ? fmt::format("; its rows have {} elements ({} bytes)", row_bytes / elem, row_bytes)
+                                  : std::string()));
   } else if (L.kind != Layout::Kind::RowMajor) {
     return bad("row-major, or swizzled as TMA writes it");
   }

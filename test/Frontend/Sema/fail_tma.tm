@@ -19,8 +19,8 @@ kernel k(X: f16[M, N] by tma, Y: f16[M, N] by tma) implements copy2 block(128) {
   tma_load(t, t[0, 0], bar[0]);  // expected-error {{argument 2 of 'tma_load' must be the tile's origin in a TMA tensor map, as in 'A[m0, k0]'}}
   tma_load(wide, Y[0, 0], bar[0]);  // expected-error {{the shared tile of 'tma_load' ('wide', shared f16[8, 512] row_major) must be at most 256 elements along each dimension}}
   tma_load(odd, Y[0, 0], bar[0]);  // expected-error {{must be made of rows of a multiple of 16 bytes}}
-  tma_load(bad_sw, Y[0, 0], bar[0]);  // expected-error {{must be row-major, or swizzled as TMA writes it: swizzle(1, 3, 3), swizzle(2, 3, 3) or swizzle(3, 3, 3) with rows of 16, 32 or 64 elements}}
-  tma_load(narrow_sw, Y[0, 0], bar[0]);  // expected-error {{swizzled as TMA writes it}}
+  tma_load(bad_sw, Y[0, 0], bar[0]);  // expected-error {{must be row-major, or swizzled as TMA writes it: swizzle(1, 3, 3), swizzle(2, 3, 3) or swizzle(3, 3, 3) with rows of 16, 32 or 64 elements respectively (32, 64 or 128 bytes)}}
+  tma_load(narrow_sw, Y[0, 0], bar[0]);  // expected-error {{with rows of 16, 32 or 64 elements respectively (32, 64 or 128 bytes); its rows have 32 elements (64 bytes)}}
   tma_load(flat, X[64, 0], bar[0]);  // expected-error {{every TMA copy of 'X' must move one box: [64, 64] unswizzled here, but [64, 64] with the 128-byte swizzle before}}
   // expected-note@-8 {{the box of 'X' was set here}}
   tma_load(f, X[0, 0], bar[0]);  // expected-error {{argument 1 of 'tma_load' must be a shared f16 tile of rank at most 2 (the element type and rank of 'X'), got 'shared f32[64, 32]'}}
