@@ -15,7 +15,9 @@ const Call* SyncCall(const Stmt& s, Intrinsic i) {
 }
 
 // Whether `s` calls any of the wgmma family (a wgmma, a fence, a commit or
-// a wait): only statements without them may be stepped over.
+// a wait), or, unless `wgmma_only`, may leave the sequence (a break, a
+// continue, a return): only statements with neither may be stepped over,
+// or a path that jumps would lose its fence or commit early.
 bool Touches(const Stmt& s, bool wgmma_only) {
   struct Finder : Visitor {
     bool wgmma_only = false;
@@ -25,6 +27,14 @@ bool Touches(const Stmt& s, bool wgmma_only) {
       found = found || i == Intrinsic::Wgmma ||
               (!wgmma_only && (i == Intrinsic::WgmmaFence || i == Intrinsic::WgmmaCommit || i == Intrinsic::WgmmaWait));
       Visitor::Visit(c);
+    }
+    void Visit(const Jump* j) override {
+      found = found || !wgmma_only;
+      Visitor::Visit(j);
+    }
+    void Visit(const Return* r) override {
+      found = found || !wgmma_only;
+      Visitor::Visit(r);
     }
   } finder;
   finder.wgmma_only = wgmma_only;

@@ -15,8 +15,9 @@ namespace tmc::ir {
 /// and again inside a branch that is itself such an if (its first and last
 /// statements: the new fence and commit are then next to it). Statements
 /// between the fence and the if, or the if and the commit, that call none
-/// of wgmma, wgmma_fence, wgmma_commit and wgmma_wait (a let the condition
-/// reads) stay before or after the if: the fence then follows them and the
+/// of wgmma, wgmma_fence, wgmma_commit and wgmma_wait and contain no break,
+/// continue or return (a let the condition reads) stay before or after the
+/// if: the fence then follows them and the
 /// commit precedes them, which fences the same registers and commits the
 /// same group.
 /// On each path the same fence, wgmmas and commit run in the same order.

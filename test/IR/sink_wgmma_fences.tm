@@ -167,3 +167,4 @@ kernel with_lets(A: f16[M, K], B: f16[K, N], C: f32[M, N]) implements matmul_acc
 // CHECK-NEXT: }
 // CHECK-NEXT: if (threadIdx.x == 0) {
 // CHECK: wgmma_wait(0)
+
