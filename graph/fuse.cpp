@@ -639,7 +639,8 @@ void ScheduleFused(FusedGraph* fg, const sema::CheckedModule& m) {
       // The reason names the fused op's intermediates: say what they are.
       std::string why = k.why_serial;
       for (const auto& [name, origin] : fk.let_origins)
-        for (size_t at; (at = why.find("'" + name + "'")) != std::string::npos;) why.replace(at, name.size() + 2, origin);
+        for (size_t at = 0; (at = why.find("'" + name + "'", at)) != std::string::npos; at += origin.size())
+          why.replace(at, name.size() + 2, origin);
       fg->notes.push_back(fk.label + " (op " + fk.op_name + ") gets the serial automatic schedule (" + why +
                           "): one thread per element; a kernel that implements its anchor's op would be faster");
     }

@@ -163,6 +163,10 @@ class OpCompiler {
         if (c->to == ScalarKind::Bool) return Bool(NonZero(v));
         if (IsInteger(c->to)) return ToIntegerType(v, c->to);
         if (c->to == ScalarKind::F64) return v;
+        // f32 inline (a matmul's reference converts every product's
+        // operands): fptrunc rounds to nearest even, and past the largest
+        // float to infinity, as the oracle does.
+        if (c->to == ScalarKind::F32) return b_.CreateFPExt(b_.CreateFPTrunc(v, b_.getFloatTy()), F64());
         return ToFloatType(v, c->to);
       }
       case ast::ExprKind::Call: return Call(static_cast<const ast::CallExpr*>(e));

@@ -538,17 +538,19 @@ void CheckWarpgroups(Block& b) {
   }
 }
 
-// At the end of a block: setmaxnreg_inc waits on the GPU until the other
-// warpgroups have freed the registers it asks for. A block alone on its SM
-// (kernels with setmaxnreg are compiled for one) has the SM's 65536; a
-// warpgroup that executed none holds what ptxas gave each thread at entry
-// (65536 / threads, in multiples of 8, at most 256). If the counts after
-// every warpgroup's latest setmaxnreg add up to more, some increase never
-// completed on the GPU: reported at one (the last warpgroup's).
+// At the end of a block: setmaxnreg_inc waits on the GPU until the block's
+// register pool holds what it asks for; the pool is what ptxas gave each
+// thread at entry times the threads (a kernel with setmaxnreg is compiled
+// for one block an SM: 65536 / threads, in multiples of 8, at most 256),
+// and only decreases return registers to it. If the counts after every
+// warpgroup's latest setmaxnreg (a warpgroup with none keeps the entry
+// count) add up to more, some increase never completed on the GPU:
+// reported at one (the last warpgroup's).
 void CheckRegisterBudget(Block& b) {
   constexpr int64_t kSmRegisters = 65536;
   int64_t threads = static_cast<int64_t>(b.fibers.size());
   int64_t entry = std::min<int64_t>(256, kSmRegisters / std::max<int64_t>(threads, 1) / 8 * 8);
+  const int64_t pool = entry * threads;
   int64_t total = 0;
   int32_t inc_wg = -1;
   for (size_t g = 0; g < b.warpgroup_registers.size(); ++g) {
@@ -557,13 +559,13 @@ void CheckRegisterBudget(Block& b) {
     total += per_thread * in_group;
     if (b.warpgroup_inc_site[g] >= 0) inc_wg = static_cast<int32_t>(g);
   }
-  if (total <= kSmRegisters || inc_wg < 0) return;
+  if (total <= pool || inc_wg < 0) return;
   CpuFinding d{CpuFinding::Kind::SetmaxnregOverBudget};
   d.site = b.warpgroup_inc_site[static_cast<size_t>(inc_wg)];
   d.thread = 128 * inc_wg;
   d.offset = b.warpgroup_registers[static_cast<size_t>(inc_wg)];
   d.address = total;
-  d.extent = kSmRegisters;
+  d.extent = pool;
   g_block = &b;
   Record(d);
 }
@@ -1202,19 +1204,18 @@ void Land(int32_t me, const AsyncCopy& c) {
 // recent committed): each is race-checked now, with the waiting thread's
 // clock, and no longer blocks writes to its element.
 void EndAsyncReads(int32_t tid, std::vector<WgmmaRead>& reads, int32_t done_below) {
-  if (reads.empty()) return;
-  std::vector<WgmmaRead> still, all;
-  all.swap(reads);
-  for (const WgmmaRead& r : all) {
-    if (r.group >= done_below) {
-      still.push_back(r);
-      continue;
-    }
+  // The reads are in issue order, so in group order: those of the groups
+  // that end are a prefix.
+  size_t ended = 0;
+  while (ended < reads.size() && reads[ended].group < done_below) ++ended;
+  if (ended == 0) return;
+  for (size_t i = 0; i < ended; ++i) {
+    const WgmmaRead& r = reads[i];
     Shadow& sh = g_block->shadow[reinterpret_cast<uintptr_t>(r.addr)];
     if (sh.async_reads > 0) --sh.async_reads;
     CheckRace(tid, r.addr, r.buffer, r.offset, GridAccess::Read, false, r.site);
   }
-  reads.swap(still);
+  reads.erase(reads.begin(), reads.begin() + static_cast<std::ptrdiff_t>(ended));
 }
 
 // An mbarrier index outside its array: reported, and the block abandoned

@@ -16,10 +16,10 @@
 // setmaxnreg exists on sm_90a only, for whole warpgroups.
 // RUN: not %tmc %s --arch=sm_90 2>&1 | FileCheck %s --check-prefix=ARCH
 // RUN: not %tmc %s --arch=sm_90a -D WARPS=3 2>&1 | FileCheck %s --check-prefix=PARTIAL
-// Asking for more than the SM has (40 * 128 + 256 * 256 > 65536) hangs on
-// the GPU: the increase waits for registers nobody frees.
+// Asking for more than the block has (40 * 128 + 256 * 256 > 168 * 384)
+// hangs on the GPU: the increase waits for registers nobody frees.
 // RUN: not %tmc run %s --arch=sm_90a --kernel twice_ws --shape N=300 -D INC=256 2>&1 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: setmaxnreg.tm:[[@LINE+26]]:5: error: setmaxnreg_inc(256) in kernel 'twice_ws' by warpgroup 2 of block (0, 0, 0) never completes on the GPU: after every warpgroup's setmaxnreg the block would hold 70656 registers, more than the SM's 65536
+// BUDGET: setmaxnreg.tm:[[@LINE+26]]:5: error: setmaxnreg_inc(256) in kernel 'twice_ws' by warpgroup 2 of block (0, 0, 0) never completes on the GPU: after every warpgroup's setmaxnreg the block would hold 70656 registers, more than the 64512 it started with
 // NUMERIC: unwritten:  0 of
 // NUMERIC: result:     PASS
 // PTX: .minnctapersm 1

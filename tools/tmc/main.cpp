@@ -5,6 +5,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -271,11 +272,24 @@ int RealMain(int argc, char** argv) {
           if (o.emit == "meta") output = MetadataWithParamSources(output, o);
         }
     // --emit=tm: the generated kernels, once the compile above has checked them.
-    // The modules their copied kernels use (std.mma for a tensor-core
-    // kernel's fragments) come first, so that the text compiles on its own.
+    // A graph's come after the input file's imports (the functions its ops
+    // call) and the modules the copied kernels use (std.mma for a
+    // tensor-core kernel's fragments), so that the text compiles on its own
+    // unless the ops call functions of the input file itself.
     if (o.emit == "tm" && !diags.HasErrors()) {
       output.clear();
-      for (const std::string& module : o.main_imports) output += "import " + module + ";\n";
+      std::vector<std::string> imports;
+      if (!o.graph.empty())
+        for (const sema::CheckedModule* m : modules)
+          if (m)
+            for (const sema::CheckedModule* imp : m->imports) imports.push_back(imp->name);
+      imports.insert(imports.end(), o.main_imports.begin(), o.main_imports.end());
+      std::vector<std::string> seen;
+      for (const std::string& module : imports)
+        if (std::find(seen.begin(), seen.end(), module) == seen.end()) {
+          seen.push_back(module);
+          output += "import " + module + ";\n";
+        }
       output += o.op_source.substr(o.op_source.find('\n', 1) + 1);
     }
   }

@@ -143,6 +143,13 @@ void ParallelFor(size_t n, unsigned threads, F f) {
 // Compiles, filters, checks and measures one job's candidates; records
 // them. Returns false when a candidate computed a wrong result or none
 // could be tuned.
+// Whether a -D names a compile-time parameter of the kernel.
+bool FixedByDefines(const sema::KernelInstance& inst, const Options& o) {
+  for (const auto& [name, value] : inst.ct_values)
+    if (o.defines.count(name)) return true;
+  return false;
+}
+
 bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst, const std::string& source_hash,
              tune::TuningDb& db, tmc_context* gpu, const std::string& device) {
   auto started = std::chrono::steady_clock::now();
@@ -522,8 +529,8 @@ bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst,
     return shard && wrong == 0;
   }
   fmt::print("best: {} {}  ({} {:.4f}; recorded in {}; {:.1f} s)\n", job.kernel,
-             ranked.front()->params.empty() ? (o.defines.empty() ? "(the kernel has no schedule parameter)"
-                                                                 : "(no searched parameter: -D fixes them all)")
+             ranked.front()->params.empty() ? (FixedByDefines(inst, o) ? "(no searched parameter: -D fixes them all)"
+                                                                        : "(the kernel has no schedule parameter)")
                                             : ranked.front()->params,
              unit,
              ranked.front()->metric, db.path(), seconds);
