@@ -617,8 +617,9 @@ FusedGraph FuseGraph(const Graph& g, const Partition& p, const sema::CheckedModu
         fg.imports.push_back(kmod->name);
       }
     } else {
-      if (k) fg.notes.push_back("kernel " + std::to_string(gi) + " of graph '" + gname + "' is scheduled automatically: kernel '" +
-                                k->name.name + "' cannot take it (" + why + ")");
+      if (k)
+        fg.notes.push_back(fk.label + " is scheduled automatically: kernel '" + k->name.name + "' cannot take it (" + why +
+                           ")");
       fk.schedule = "automatic";
       if (k) fk.not_taken = "kernel '" + k->name.name + "' cannot take it: " + why;
     }

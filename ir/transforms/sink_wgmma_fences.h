@@ -17,9 +17,8 @@ namespace tmc::ir {
 /// between the fence and the if, or the if and the commit, that call none
 /// of wgmma, wgmma_fence, wgmma_commit and wgmma_wait and contain no break,
 /// continue or return (a let the condition reads) stay before or after the
-/// if: the fence then follows them and the
-/// commit precedes them, which fences the same registers and commits the
-/// same group.
+/// if: the fence then follows them and the commit precedes them, which
+/// fences the same registers and commits the same group.
 /// On each path the same fence, wgmmas and commit run in the same order.
 /// Why: ptxas accepts a wgmma whose registers were fenced only when the
 /// fence, the wgmma and the commit of its group are in one basic block; a

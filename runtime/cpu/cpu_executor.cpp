@@ -286,7 +286,7 @@ struct Fiber {
   int32_t wgmma_fences = 0;
   struct RegisterTouch {
     const char* addr;
-    int32_t bytes, buffer, site;
+    int32_t buffer, site;
     int64_t offset;
     bool write;
   };
@@ -513,10 +513,7 @@ void* InitialStack(char* stack) {
 // that executed one a different number of times than another warp of it
 // (`if (threadIdx.x < 32) { setmaxnreg_dec(40); }`) is reported, with the
 // first such site (a warp the block lacks counts as none).
-void CheckRegisterBudget(Block& b);
-
 void CheckWarpgroups(Block& b) {
-  CheckRegisterBudget(b);
   for (size_t g = 0; 4 * g < b.warps.size(); ++g) {
     std::map<int32_t, std::array<int64_t, 4>> counts;  // by site (in order: the first reported is stable)
     for (size_t k = 0; k < 4 && 4 * g + k < b.warps.size(); ++k)
@@ -686,54 +683,52 @@ bool ReportMbarrierDeadlock(Block& b) {
   // its transaction bytes (an expect_tx that does not match the copies)
   // is the cause; the others (a producer waiting for the consumers to
   // free a stage) wait on it. Otherwise the first waiter.
-  int32_t chosen = -1;
-  for (int32_t i = 0; i < n; ++i) {
-    const Fiber& f = b.fibers[static_cast<size_t>(i)];
+  int32_t i = -1;
+  for (int32_t k = 0; k < n; ++k) {
+    const Fiber& f = b.fibers[static_cast<size_t>(k)];
     if (f.state != State::AtMbarrier) continue;
     const Mbarrier& m = b.mbarriers[f.wait_bar];
-    if (chosen < 0 || (m.pending == 0 && m.tx - m.inflight != 0)) chosen = i;
-    if (m.pending == 0 && m.tx - m.inflight != 0) break;
+    bool bytes_off = m.pending == 0 && m.tx - m.inflight != 0;
+    if (i < 0 || bytes_off) i = k;
+    if (bytes_off) break;
   }
-  for (int32_t i = std::max(chosen, 0); i < n; ++i) {
-    const Fiber& f = b.fibers[static_cast<size_t>(i)];
-    if (f.state != State::AtMbarrier) continue;
-    const Mbarrier& m = b.mbarriers[f.wait_bar];
-    CpuFinding d{CpuFinding::Kind::MbarrierDeadlock};
-    d.site = f.site;
-    d.thread = i;
-    d.buffer = m.buffer;
-    d.offset = m.index;
-    d.extent = m.pending;
-    d.address = m.tx - m.inflight;  // in-flight tma_loads would land at a wait
-    d.bits = f.wait_parity;
-    for (int32_t j = 0; j < n && d.other_thread < 0; ++j) {
-      const Fiber& o = b.fibers[static_cast<size_t>(j)];
-      if (j != i && (o.state == State::AtBarrier || o.state == State::AtWarp)) {
-        d.other_thread = j;
+  if (i < 0) return false;
+  const Fiber& f = b.fibers[static_cast<size_t>(i)];
+  const Mbarrier& m = b.mbarriers[f.wait_bar];
+  CpuFinding d{CpuFinding::Kind::MbarrierDeadlock};
+  d.site = f.site;
+  d.thread = i;
+  d.buffer = m.buffer;
+  d.offset = m.index;
+  d.extent = m.pending;
+  d.address = m.tx - m.inflight;  // in-flight tma_loads would land at a wait
+  d.bits = f.wait_parity;
+  for (int32_t j = 0; j < n && d.other_thread < 0; ++j) {
+    const Fiber& o = b.fibers[static_cast<size_t>(j)];
+    if (j != i && (o.state == State::AtBarrier || o.state == State::AtWarp)) {
+      d.other_thread = j;
+      d.other_site = o.site;
+      d.why = o.state == State::AtBarrier ? CpuFinding::Why::AtBarrier : CpuFinding::Why::OtherSite;
+    }
+  }
+  // In a cluster the missing arrivals may be another block's, stuck too:
+  // point at one of its threads that waits.
+  for (size_t r = 0; d.other_thread < 0 && b.cluster && r < b.cluster->size(); ++r) {
+    const Block& p = (*b.cluster)[r];
+    if (&p == &b) continue;
+    for (const Fiber& o : p.fibers)
+      if (o.state != State::Done && o.state != State::Ready) {
+        d.other_thread = o.t.linear_tid;
         d.other_site = o.site;
-        d.why = o.state == State::AtBarrier ? CpuFinding::Why::AtBarrier : CpuFinding::Why::OtherSite;
+        d.other_rank = static_cast<int32_t>(r);
+        std::copy(p.bid, p.bid + 3, d.other_block);
+        break;
       }
-    }
-    // In a cluster the missing arrivals may be another block's, stuck too:
-    // point at one of its threads that waits.
-    for (size_t r = 0; d.other_thread < 0 && b.cluster && r < b.cluster->size(); ++r) {
-      const Block& p = (*b.cluster)[r];
-      if (&p == &b) continue;
-      for (const Fiber& o : p.fibers)
-        if (o.state != State::Done && o.state != State::Ready) {
-          d.other_thread = o.t.linear_tid;
-          d.other_site = o.site;
-          d.other_rank = static_cast<int32_t>(r);
-          std::copy(p.bid, p.bid + 3, d.other_block);
-          break;
-        }
-    }
-    g_block = &b;
-    Record(d);
-    b.aborted = true;
-    return true;
   }
-  return false;
+  g_block = &b;
+  Record(d);
+  b.aborted = true;
+  return true;
 }
 
 // Releases the block's barrier when all its threads wait at one `sync`
@@ -899,7 +894,10 @@ void RunCluster(std::vector<Block>& cl) {
     break;
   }
   for (Block& b : cl) {
-    if (!b.aborted) CheckWarpgroups(b);
+    if (!b.aborted) {
+      CheckWarpgroups(b);
+      CheckRegisterBudget(b);
+    }
     if (b.profile) b.profile->EndBlock();
   }
   g_block = nullptr;
@@ -2063,7 +2061,7 @@ void* tmc_cpu_access(tmc_cpu_thread* t, void* addr, int64_t offset, int64_t exte
         me.compact_registers_at = std::max<size_t>(4096, 2 * me.unfenced_registers.size());
       }
       me.unfenced_registers.push_back(
-          {static_cast<const char*>(addr), bytes, buffer, site, offset, access != TMC_CPU_READ});
+          {static_cast<const char*>(addr), buffer, site, offset, access != TMC_CPU_READ});
     }
     return addr;  // registers are the thread's own: no race, no memory traffic
   }

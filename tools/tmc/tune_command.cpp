@@ -140,9 +140,6 @@ void ParallelFor(size_t n, unsigned threads, F f) {
   for (std::thread& t : pool) t.join();
 }
 
-// Compiles, filters, checks and measures one job's candidates; records
-// them. Returns false when a candidate computed a wrong result or none
-// could be tuned.
 // Whether a -D names a compile-time parameter of the kernel.
 bool FixedByDefines(const sema::KernelInstance& inst, const Options& o) {
   for (const auto& [name, value] : inst.ct_values)
@@ -150,6 +147,9 @@ bool FixedByDefines(const sema::KernelInstance& inst, const Options& o) {
   return false;
 }
 
+// Compiles, filters, checks and measures one job's candidates; records
+// them. Returns false when a candidate computed a wrong result or none
+// could be tuned.
 bool TuneJob(const Options& o, const Job& job, const sema::KernelInstance& inst, const std::string& source_hash,
              tune::TuningDb& db, tmc_context* gpu, const std::string& device) {
   auto started = std::chrono::steady_clock::now();
